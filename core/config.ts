@@ -1,0 +1,187 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+
+const range = z.strictObject({ min: z.number(), max: z.number() }).refine((r) => r.min <= r.max, {
+  message: 'min must not exceed max',
+});
+const positive = z.number().positive();
+const count = z.number().int().nonnegative();
+
+const productSchema = z.strictObject({
+  lengthRangeMm: range,
+  widthRangeMm: range,
+  defaultWidthMm: positive,
+  gapMm: z.number().nonnegative(),
+  price: z.strictObject({ base: z.number().nonnegative(), shipping: z.number().nonnegative() }),
+});
+
+/** The whole service configuration: capabilities and every validator read this one object. */
+export const configSchema = z.strictObject({
+  manufacturing: z.strictObject({
+    material: z.string(),
+    thicknessMm: positive,
+    minOpeningMm: positive,
+    minMetalMm: positive,
+    despeckleAreaFraction: z.number().nonnegative(),
+    densityGramsPerCm3: positive,
+    note: z.string(),
+  }),
+  limits: z.strictObject({
+    submissionsPerJob: count,
+    jobsPerHourPerIp: count,
+    globalJobsPerDay: count,
+    submissionsPerHourPerIp: count,
+    globalSubmissionsPerMinute: count,
+    globalSubmissionsPerDay: count,
+    adoptsPerHourPerAccount: count,
+    jobTtlDays: positive,
+    declinedTtlHours: positive,
+    syncTimeoutSec: positive,
+    pollIntervalSec: positive,
+    tracerTimeoutSec: positive,
+    processingInterruptedAfterSec: positive,
+  }),
+  image: z.strictObject({
+    maxBytes: z.number().int().positive(),
+    minShortSidePx: z.number().int().positive(),
+    maxLongSidePx: z.number().int().positive(),
+    maxPixels: z.number().int().positive(),
+    cropAspect: range,
+    recommendedPixels: z.strictObject({ width: z.number().int().positive(), height: z.number().int().positive() }),
+    canvasMarginPx: z.number().int().nonnegative(),
+    rules: z.array(z.string()),
+  }),
+  products: z.strictObject({ bracelet: productSchema, ring: productSchema }),
+  sizing: z.strictObject({
+    bracelet: z.strictObject({
+      wristMm: range,
+      easeMm: z.strictObject({ snug: z.number(), comfort: z.number(), loose: z.number() }),
+      defaultFit: z.enum(['snug', 'comfort', 'loose']),
+    }),
+    ring: z.strictObject({
+      usRingSize: z.strictObject({ min: z.number(), max: z.number(), step: positive }),
+      innerDiameterMm: z.strictObject({ atSizeZero: z.number(), perSize: z.number() }),
+    }),
+    lengthRoundingMm: positive,
+  }),
+  pricing: z.strictObject({ currency: z.string(), vatIncluded: z.boolean(), note: z.string() }),
+  approvalPage: z.strictObject({ language: z.literal('he'), note: z.string() }),
+});
+
+export type Config = z.infer<typeof configSchema>;
+export type ProductType = keyof Config['products'];
+export const productTypes = ['bracelet', 'ring'] as const satisfies readonly ProductType[];
+
+export const defaultConfig: Config = {
+  manufacturing: {
+    material: 'brass',
+    thicknessMm: 1.5,
+    minOpeningMm: 0.2,
+    minMetalMm: 0.6,
+    despeckleAreaFraction: 0.0004,
+    densityGramsPerCm3: 8.5,
+    note: 'Laser-cut from flat brass sheet, then bent. Openings narrower than minOpeningMm cannot be cut; metal narrower than minMetalMm breaks.',
+  },
+  limits: {
+    submissionsPerJob: 10,
+    jobsPerHourPerIp: 30,
+    globalJobsPerDay: 200,
+    submissionsPerHourPerIp: 60,
+    globalSubmissionsPerMinute: 12,
+    globalSubmissionsPerDay: 600,
+    adoptsPerHourPerAccount: 20,
+    jobTtlDays: 7,
+    declinedTtlHours: 24,
+    syncTimeoutSec: 120,
+    pollIntervalSec: 30,
+    tracerTimeoutSec: 90,
+    processingInterruptedAfterSec: 180,
+  },
+  image: {
+    maxBytes: 6_000_000,
+    minShortSidePx: 256,
+    maxLongSidePx: 8192,
+    maxPixels: 24_000_000,
+    cropAspect: { min: 0.439, max: 46.15 },
+    recommendedPixels: { width: 1536, height: 1024 },
+    canvasMarginPx: 64,
+    rules: [
+      'Draw flat black on a pure white background: black is brass, white is air. No grey, no anti-aliasing, no shading, no alpha.',
+      'The black design must be one connected piece; loose parts outside it are dropped.',
+      'White shapes inside the black are cut out; keep every opening at least minOpeningPx wide.',
+      'Keep every black line and bar at least minMetalPx wide.',
+      'Do not draw black shapes inside openings: they would fall out when cut.',
+      'Draw the strip at job.drawing.ratio (length / width), landscape, inside job.drawing.stripPx, with a white margin on every side.',
+      'No text you want to read as letters, no photographs, no gradients.',
+    ],
+  },
+  products: {
+    bracelet: {
+      lengthRangeMm: { min: 70, max: 280 },
+      widthRangeMm: { min: 5, max: 80 },
+      defaultWidthMm: 20,
+      gapMm: 25,
+      price: { base: 320, shipping: 30 },
+    },
+    ring: {
+      lengthRangeMm: { min: 40, max: 90 },
+      widthRangeMm: { min: 2, max: 20 },
+      defaultWidthMm: 6,
+      gapMm: 0,
+      price: { base: 220, shipping: 30 },
+    },
+  },
+  sizing: {
+    bracelet: { wristMm: { min: 110, max: 230 }, easeMm: { snug: 10, comfort: 15, loose: 20 }, defaultFit: 'comfort' },
+    ring: { usRingSize: { min: 3, max: 16, step: 0.5 }, innerDiameterMm: { atSizeZero: 11.63, perSize: 0.8128 } },
+    lengthRoundingMm: 0.1,
+  },
+  pricing: {
+    currency: 'ILS',
+    vatIncluded: true,
+    note: 'Fixed price per product, VAT included. Referral codes and pickup are applied by the person at checkout.',
+  },
+  approvalPage: {
+    language: 'he',
+    note: 'The approval page is in Hebrew (right-to-left). Tell the person so when you give them the link.',
+  },
+};
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** Objects merge key by key; anything else (arrays included) replaces the default. */
+export function deepMerge(base: Json, override: Json): Json {
+  if (!isPlainObject(base) || !isPlainObject(override)) return override;
+  const merged: { [key: string]: Json } = { ...base };
+  for (const [key, value] of Object.entries(override)) {
+    merged[key] = key in base ? deepMerge(base[key] as Json, value) : value;
+  }
+  return merged;
+}
+
+const isPlainObject = (value: unknown): value is { [key: string]: Json } =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export class ConfigError extends Error {}
+
+/** Parses built-in defaults merged with an override object; throws ConfigError naming the bad paths. */
+export function buildConfig(override: unknown = {}): Config {
+  const parsed = configSchema.safeParse(deepMerge(defaultConfig as unknown as Json, override as Json));
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  return parsed.data;
+}
+
+/** Reads CONFIG_FILE (if given) over the defaults. */
+export function loadConfig(configFile?: string): Config {
+  if (!configFile) return buildConfig();
+  let override: unknown;
+  try {
+    override = JSON.parse(readFileSync(configFile, 'utf8'));
+  } catch (cause) {
+    throw new ConfigError(`CONFIG_FILE ${configFile} could not be read as JSON: ${(cause as Error).message}`);
+  }
+  return buildConfig(override);
+}

@@ -1,0 +1,40 @@
+import type { z } from 'zod';
+
+/**
+ * Turns the first zod issue of a request body into a message that names the field's path,
+ * so an agent can fix exactly that field. `special` may claim issues under a path prefix.
+ */
+export function describeIssues(
+  error: z.ZodError,
+  knownKeys: (path: PropertyKey[]) => string[],
+  special: (path: PropertyKey[]) => string | undefined = () => undefined,
+): string {
+  // An unknown key explains a "missing" one (a misspelling), so it is named first.
+  const issue = error.issues.find((i) => i.code === 'unrecognized_keys') ?? error.issues[0];
+  if (!issue) return 'The request is malformed.';
+  const claimed = special(issue.path);
+  if (claimed) return claimed;
+  const where = pathText(issue.path);
+  switch (issue.code) {
+    case 'unrecognized_keys': {
+      const key = issue.keys[0] ?? '';
+      const full = pathText([...issue.path, key]);
+      const suggestion = knownKeys(issue.path).find((k) => k.toLowerCase() === key.toLowerCase());
+      return `Unknown field "${full}".${suggestion ? ` Did you mean "${pathText([...issue.path, suggestion])}"?` : ''}`;
+    }
+    case 'invalid_type':
+      if (issue.path.length === 0) return 'The request body must be a JSON object.';
+      if (issue.input === undefined) return `Missing required field "${where}".`;
+      return `Field "${where}" must be ${article(issue.expected)}.`;
+    case 'invalid_value':
+      return `Field "${where}" must be one of: ${issue.values.map((v) => JSON.stringify(v)).join(', ')}.`;
+    case 'too_big':
+      return `Field "${where}" is too long: at most ${String(issue.maximum)} characters.`;
+    default:
+      return `Field "${where}" is invalid: ${issue.message}.`;
+  }
+}
+
+const pathText = (path: PropertyKey[]): string => path.map(String).join('.');
+
+const article = (expected: string): string => (/^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`);

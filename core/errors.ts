@@ -1,0 +1,227 @@
+/**
+ * The contract's error catalogue: 41 codes in catalogue order. Envelope codes carry their HTTP
+ * status; finding codes are reported inside a submission's `validation` and have none.
+ */
+export const errorCodes = [
+  'INVALID_FILE',
+  'UNSUPPORTED_FORMAT',
+  'FILE_TOO_LARGE',
+  'IMAGE_TOO_SMALL',
+  'IMAGE_TOO_LARGE',
+  'NO_DESIGN_FOUND',
+  'NOT_TWO_TONE',
+  'DESIGN_TOUCHES_EDGE',
+  'DISCONNECTED_REGIONS',
+  'FEATURES_TOO_FINE',
+  'TRACE_REJECTED',
+  'MATERIAL_DISCONNECTED',
+  'TRAPPED_ISLAND',
+  'NECK_TOO_THIN',
+  'OPENING_TOO_SMALL',
+  'NECK_CHECK_SKIPPED',
+  'PROPORTION_MISMATCH',
+  'ISLAND_BRIDGED',
+  'ISLAND_REMOVED',
+  'OPENING_REMOVED',
+  'SPURS_SHAVED',
+  'NECK_THICKENED',
+  'LENGTH_OUT_OF_RANGE',
+  'WIDTH_OUT_OF_RANGE',
+  'JOB_LOCKED',
+  'JOB_EXPIRED',
+  'JOB_CANCELLED',
+  'TOO_MANY_SUBMISSIONS',
+  'IDEMPOTENCY_CONFLICT',
+  'ALREADY_APPROVED',
+  'SUBMISSION_IN_PROGRESS',
+  'SUBMISSION_SUPERSEDED',
+  'VECTORIZER_UNAVAILABLE',
+  'PROCESSING_FAILED',
+  'PROCESSING_INTERRUPTED',
+  'RATE_LIMITED',
+  'INVALID_REQUEST',
+  'METHOD_NOT_ALLOWED',
+  'NOT_FOUND',
+  'ACCOUNT_REQUIRED',
+  'AUTH_UNAVAILABLE',
+] as const;
+
+export type ErrorCode = (typeof errorCodes)[number];
+
+/** An expected refusal, in the contract's envelope shape plus what the edges need to send it. */
+export interface CoreError {
+  code: ErrorCode;
+  message: string;
+  agent_instruction?: string;
+  retryable?: boolean;
+  /** HTTP status the REST edge answers with (the catalogue's "HTTP / arrives as"). */
+  status: number;
+  /** Sent as `Retry-After` (whole seconds). */
+  retryAfterSec?: number;
+}
+
+interface EnvelopeEntry {
+  status: number;
+  message: string;
+  instruction?: string;
+  retryAfterSec?: number;
+}
+
+const RETRY_LATER = 30;
+
+/** Default wording per envelope code; call sites override `message` where they know more. */
+const envelope: Partial<Record<ErrorCode, EnvelopeEntry>> = {
+  INVALID_FILE: {
+    status: 400,
+    message: 'The file is not a valid PNG (signature or IHDR header is wrong).',
+    instruction: 'Export the drawing as a real PNG file (flat, 8-bit, black on white) and upload that file unchanged.',
+  },
+  UNSUPPORTED_FORMAT: {
+    status: 415,
+    message: 'Send the image as an image/png body or as multipart/form-data with a PNG file field named "image".',
+    instruction:
+      'Set Content-Type: image/png and send the PNG bytes as the body, or send multipart/form-data with the file in a field named "image" typed image/png.',
+  },
+  FILE_TOO_LARGE: {
+    status: 413,
+    message: 'The file is larger than 6,000,000 bytes.',
+    instruction:
+      'Re-export the PNG smaller: 1536x1024 pixels, flat black on white, 8-bit grey or palette, no alpha. Such a file is far below the limit.',
+  },
+  IMAGE_TOO_SMALL: {
+    status: 400,
+    message: 'The image is too small: its short side is under 256 pixels.',
+    instruction: 'Draw on a larger canvas: use job.drawing.recommendedPixels (1536x1024).',
+  },
+  IMAGE_TOO_LARGE: {
+    status: 400,
+    message: 'The image is too large: its long side is over 8192 pixels or it has more than 24 megapixels.',
+    instruction: 'Draw on a smaller canvas: use job.drawing.recommendedPixels (1536x1024).',
+  },
+  LENGTH_OUT_OF_RANGE: {
+    status: 400,
+    message: "The blank length is outside the product's range.",
+    instruction:
+      'Choose a size whose blank length lies inside capabilities.products[productType].lengthRangeMm, or send size.lengthMm inside that range.',
+  },
+  WIDTH_OUT_OF_RANGE: {
+    status: 400,
+    message: "widthMm is outside the product's width range.",
+    instruction:
+      'Send a widthMm inside capabilities.products[productType].widthRangeMm and at least the blank length / 46.15.',
+  },
+  JOB_LOCKED: {
+    status: 409,
+    message: 'The job is approved and locked.',
+    instruction:
+      'The person approved this design; nothing more can be changed in this job. Open a new job for a new design.',
+  },
+  JOB_EXPIRED: {
+    status: 409,
+    message: 'The job has expired.',
+    instruction:
+      'This job no longer takes uploads or changes; its submissions stay readable. Open a new job with POST /jobs to continue.',
+  },
+  JOB_CANCELLED: {
+    status: 409,
+    message: 'The job was cancelled.',
+    instruction: 'Open a new job with POST /jobs to continue.',
+  },
+  TOO_MANY_SUBMISSIONS: {
+    status: 409,
+    message: 'All 10 counted submissions of this job are used.',
+    instruction:
+      'This job takes no more new images. Resending an image already answered still returns its stored outcome. For a new attempt, open a new job.',
+  },
+  IDEMPOTENCY_CONFLICT: {
+    status: 409,
+    message: 'This Idempotency-Key was already used with a different request body.',
+    instruction:
+      'Use a fresh Idempotency-Key (a new UUID) for a different request; reuse a key only to resend the identical body.',
+  },
+  ALREADY_APPROVED: {
+    status: 409,
+    message: 'Another account already approved this design.',
+  },
+  SUBMISSION_IN_PROGRESS: {
+    status: 409,
+    message: 'These exact bytes are still being processed.',
+    instruction:
+      'Wait 10 seconds, then read GET /jobs/{jobId}/submissions/{no} until its status leaves processing. Do not upload the same bytes again meanwhile.',
+    retryAfterSec: 10,
+  },
+  SUBMISSION_SUPERSEDED: {
+    status: 409,
+    message: 'This submission is no longer the current ready one.',
+  },
+  VECTORIZER_UNAVAILABLE: {
+    status: 502,
+    message: 'The tracer was unreachable or timed out.',
+    instruction:
+      'Wait 30 seconds and resend the same bytes once. This attempt was not counted against the job. If it repeats, wait longer before trying again.',
+    retryAfterSec: RETRY_LATER,
+  },
+  PROCESSING_FAILED: {
+    status: 500,
+    message: 'An unexpected error occurred.',
+    instruction:
+      'Wait 30 seconds and retry once with the same bytes or request. If it repeats, re-export the PNG (flat, 8-bit, no alpha) and stop looping.',
+    retryAfterSec: RETRY_LATER,
+  },
+  RATE_LIMITED: {
+    status: 429,
+    message: 'A rate limit is full.',
+    retryAfterSec: 60,
+  },
+  INVALID_REQUEST: {
+    status: 400,
+    message: 'The request is malformed.',
+    instruction: 'Fix the named field and send the request again; see GET /capabilities for the accepted values.',
+  },
+  METHOD_NOT_ALLOWED: {
+    status: 405,
+    message: 'This method is not supported on this route.',
+    instruction: 'Use one of the methods listed in the Allow header.',
+  },
+  NOT_FOUND: {
+    status: 404,
+    message: 'No such endpoint.',
+  },
+  ACCOUNT_REQUIRED: {
+    status: 401,
+    message: 'Sign in to approve this design.',
+  },
+  AUTH_UNAVAILABLE: {
+    status: 503,
+    message: 'The sign-in service could not verify the session.',
+    instruction: 'Wait 30 seconds and try again.',
+    retryAfterSec: RETRY_LATER,
+  },
+};
+
+export type ErrorOverrides = Partial<Pick<CoreError, 'message' | 'agent_instruction' | 'retryAfterSec' | 'status'>>;
+
+/** Builds the refusal for an envelope code with the catalogue's defaults. */
+export function coreError(code: ErrorCode, overrides: ErrorOverrides = {}): CoreError {
+  const entry = envelope[code];
+  if (!entry) throw new Error(`${code} is a finding code, not an envelope error`);
+  const retryAfterSec = overrides.retryAfterSec ?? entry.retryAfterSec;
+  const error: CoreError = {
+    code,
+    message: overrides.message ?? entry.message,
+    status: overrides.status ?? entry.status,
+  };
+  const instruction = overrides.agent_instruction ?? entry.instruction;
+  if (instruction) error.agent_instruction = instruction;
+  if (retryAfterSec !== undefined) {
+    error.retryable = true;
+    error.retryAfterSec = retryAfterSec;
+  }
+  return error;
+}
+
+export const noSuchJob = (): CoreError => coreError('NOT_FOUND', { message: 'No such job.' });
+export const noSuchSubmission = (): CoreError => coreError('NOT_FOUND', { message: 'No such submission.' });
+export const noSuchFile = (): CoreError => coreError('NOT_FOUND', { message: 'No such file for this submission.' });
+export const noSuchEndpoint = (): CoreError => coreError('NOT_FOUND', { message: 'No such endpoint.' });
+export const invalidRequest = (message: string): CoreError => coreError('INVALID_REQUEST', { message });

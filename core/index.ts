@@ -1,0 +1,64 @@
+import type { Database } from '../db/database.ts';
+import { buildCapabilities, type Capabilities } from './capabilities.ts';
+import type { Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import type { Job } from './contract/job.ts';
+import type { Submission } from './contract/submission.ts';
+import type { CoreDeps } from './deps.ts';
+import { authenticateJob, cancelJob, readJob } from './jobs/job-access.ts';
+import { openJob, type OpenJobInput, type OpenJobResult } from './jobs/open-job.ts';
+import { loadKeyedHash } from './keyed-hash.ts';
+import { createRateLimiter } from './limits/rate-limiter.ts';
+import type { Logger } from './logger.ts';
+import type { Pipeline } from './pipeline/types.ts';
+import type { Randomness } from './randomness.ts';
+import type { Result } from './result.ts';
+import { readSubmission, readSubmissionFile, type SubmissionFile } from './submissions/read-submission.ts';
+import { submitDesign, type SubmissionAnswer } from './submissions/submit.ts';
+import type { JobRow } from '../db/schema.ts';
+import type { ServiceUrls } from './urls.ts';
+
+export interface CoreOptions {
+  db: Database;
+  clock: Clock;
+  random: Randomness;
+  config: Config;
+  urls: ServiceUrls;
+  log: Logger;
+  pipeline: Pipeline;
+}
+
+/** The service's domain, shared by every adapter (REST, MCP, pages). */
+export interface Core {
+  readonly config: Config;
+  readonly urls: ServiceUrls;
+  capabilities(): Capabilities;
+  openJob(input: OpenJobInput): Promise<Result<OpenJobResult>>;
+  /** Resolves a job from its id and presented secret; the same 404 for every failure. */
+  authenticate(jobId: string, secret: string | undefined): Promise<Result<JobRow>>;
+  readJob(job: JobRow): Promise<Job>;
+  cancelJob(job: JobRow): Promise<Result<void>>;
+  submit(job: JobRow, png: Uint8Array, clientAddress: string): Promise<Result<SubmissionAnswer>>;
+  readSubmission(job: JobRow, no: string): Promise<Result<Submission>>;
+  readSubmissionFile(job: JobRow, no: string, file: SubmissionFile): Promise<Result<string>>;
+}
+
+export async function createCore(options: CoreOptions): Promise<Core> {
+  const keyedHash = await loadKeyedHash(options.db, options.random);
+  const limiter = createRateLimiter({ ...options, keyedHash });
+  const deps: CoreDeps = { ...options, keyedHash, limiter };
+  return {
+    config: options.config,
+    urls: options.urls,
+    capabilities: () => buildCapabilities(options.config, options.urls),
+    openJob: (input) => openJob(deps, input),
+    authenticate: (jobId, secret) => authenticateJob(deps, jobId, secret),
+    readJob: (job) => readJob(deps, job),
+    cancelJob: (job) => cancelJob(deps, job),
+    submit: (job, png, clientAddress) => submitDesign(deps, job, png, clientAddress),
+    readSubmission: (job, no) => readSubmission(deps, job, no),
+    readSubmissionFile: (job, no, file) => readSubmissionFile(deps, job, no, file),
+  };
+}
+
+export type { SubmissionAnswer, OpenJobResult };

@@ -1,0 +1,147 @@
+import { jobs, type JobRow } from '../../db/schema.ts';
+import {
+  createJobRequestSchema,
+  IDEMPOTENCY_KEY_PATTERN,
+  SIZE_FORMS_MESSAGE,
+  type CreateJobRequest,
+} from '../contract/create-job.ts';
+import { describeIssues } from '../contract/describe-issue.ts';
+import type { Job, JobReplay } from '../contract/job.ts';
+import type { CoreDeps } from '../deps.ts';
+import { coreError, invalidRequest, type CoreError } from '../errors.ts';
+import { err, ok, type Result } from '../result.ts';
+import { findJobByIdempotencyHash, slotUse } from './job-store.ts';
+import { jobReplayView, jobView } from './job-view.ts';
+import { effectiveStatus, jobLifetimeEnd } from './job-state.ts';
+import { productPrice } from './price.ts';
+import { newJobSecret, sha256Hex } from './secrets.ts';
+import { blankLengthMm, checkWidth } from './sizing.ts';
+import { canonicalJson } from './canonical-json.ts';
+
+export interface OpenJobInput {
+  /**
+   * The request body: raw JSON text, an already parsed value, or a refusal the adapter reached
+   * while reading it (the request still counts against the rate limits first).
+   */
+  body: { text: string } | { value: unknown } | { refused: CoreError };
+  idempotencyKey?: string | undefined;
+  clientAddress: string;
+}
+
+export type OpenJobResult = { kind: 'created'; job: Job; jobSecret: string } | { kind: 'replayed'; job: JobReplay };
+
+const knownKeys: Record<string, string[]> = {
+  '': ['productType', 'size', 'widthMm', 'attribution'],
+  attribution: ['agentPlatform', 'integration', 'skillVersion', 'apiVersion'],
+};
+
+/**
+ * `POST /jobs`: rate limits first (every request takes a slot, even one refused with 400),
+ * then body and key validation, sizing, and the idempotent replay or a new job.
+ */
+export async function openJob(deps: CoreDeps, input: OpenJobInput): Promise<Result<OpenJobResult>> {
+  const limited = await deps.limiter.jobCreation(input.clientAddress);
+  if (!limited.ok) return limited;
+
+  const parsed = parseBody(input.body);
+  if (!parsed.ok) return parsed;
+  const { idempotencyKey } = input;
+  if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) {
+    return err(
+      invalidRequest('Header "Idempotency-Key" must be 8 to 128 printable ASCII characters (a UUID is recommended).'),
+    );
+  }
+  const request = parsed.value;
+  const length = blankLengthMm(request.productType, request.size, deps.config);
+  if (!length.ok) return length;
+  const width = checkWidth(request.productType, length.value, request.widthMm, deps.config);
+  if (!width.ok) return width;
+
+  const idempotency =
+    idempotencyKey === undefined
+      ? undefined
+      : {
+          keyHash: deps.keyedHash('idempotency-key', input.clientAddress, idempotencyKey),
+          requestHash: sha256Hex(canonicalJson(request)),
+        };
+  if (idempotency) {
+    const earlier = await findJobByIdempotencyHash(deps.db.orm, idempotency.keyHash);
+    if (earlier) return replay(deps, earlier, idempotency.requestHash);
+  }
+
+  const now = deps.clock.now();
+  const jobSecret = newJobSecret(deps.random);
+  const product = deps.config.products[request.productType];
+  const row: JobRow = {
+    id: deps.random.uuid(),
+    secretHash: sha256Hex(jobSecret),
+    status: 'open',
+    productType: request.productType,
+    lengthMm: length.value,
+    widthMm: width.value,
+    gapMm: product.gapMm,
+    thicknessMm: deps.config.manufacturing.thicknessMm,
+    sizeInput: request.size,
+    attribution: request.attribution ?? null,
+    price: productPrice(request.productType, deps.config),
+    idempotencyKeyHash: idempotency?.keyHash ?? null,
+    requestHash: idempotency?.requestHash ?? null,
+    createdAt: now,
+    expiresAt: jobLifetimeEnd(now, deps.config),
+    declinedAt: null,
+    cancelledAt: null,
+    approvalToken: null,
+    approvalStatus: null,
+    currentSubmissionNo: null,
+  };
+  const inserted = await deps.db.write(async (tx) => {
+    const result = await tx.insert(jobs).values(row).onConflictDoNothing({ target: jobs.idempotencyKeyHash });
+    return result.rowsAffected === 1;
+  });
+  if (!inserted && idempotency) {
+    // The same key won a race a moment ago: answer as its replay.
+    const earlier = await findJobByIdempotencyHash(deps.db.orm, idempotency.keyHash);
+    if (earlier) return replay(deps, earlier, idempotency.requestHash);
+  }
+  const ctx = { config: deps.config, urls: deps.urls, now };
+  return ok({ kind: 'created', job: jobView(row, undefined, { counted: 0, processing: 0 }, ctx), jobSecret });
+}
+
+function parseBody(body: OpenJobInput['body']): Result<CreateJobRequest> {
+  let value: unknown;
+  if ('refused' in body) return err(body.refused);
+  if ('text' in body) {
+    if (body.text.trim() === '') return err(invalidRequest('The request body is empty; send a JSON object.'));
+    try {
+      value = JSON.parse(body.text);
+    } catch {
+      return err(invalidRequest('The request body is not valid JSON.'));
+    }
+  } else {
+    value = body.value;
+  }
+  const parsed = createJobRequestSchema.safeParse(value, { reportInput: true });
+  if (parsed.success) return ok(parsed.data);
+  const message = describeIssues(
+    parsed.error,
+    (path) => knownKeys[path.join('.')] ?? [],
+    (path) => (path[0] === 'size' ? SIZE_FORMS_MESSAGE : undefined),
+  );
+  return err(invalidRequest(message));
+}
+
+async function replay(deps: CoreDeps, earlier: JobRow, requestHash: string): Promise<Result<OpenJobResult>> {
+  const now = deps.clock.now();
+  const status = effectiveStatus(earlier, now);
+  if (status === 'cancelled' || status === 'expired') {
+    return err(
+      coreError('IDEMPOTENCY_CONFLICT', {
+        message: `This Idempotency-Key belongs to a job that is ${status}.`,
+        agent_instruction: 'That job cannot be replayed. Open a new job with a fresh Idempotency-Key (a new UUID).',
+      }),
+    );
+  }
+  if (earlier.requestHash !== requestHash) return err(coreError('IDEMPOTENCY_CONFLICT'));
+  const slots = await slotUse(deps.db.orm, earlier.id);
+  return ok({ kind: 'replayed', job: jobReplayView(earlier, slots, { config: deps.config, urls: deps.urls, now }) });
+}

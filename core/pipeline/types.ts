@@ -1,0 +1,29 @@
+import type { Config, ProductType } from '../config.ts';
+import type { Finding } from '../contract/finding.ts';
+import type { Geometry } from '../contract/submission.ts';
+import type { PngHeader } from '../submissions/png-header.ts';
+
+export interface PipelineInput {
+  png: Uint8Array;
+  header: PngHeader;
+  productType: ProductType;
+  lengthMm: number;
+  widthMm: number;
+  config: Config;
+}
+
+export interface PipelineProduct {
+  geometry: Geometry;
+  cutoutsSvg: string;
+  previewSvg: string;
+}
+
+/**
+ * What analysing one upload yields. `analysed` with no errors and a product is a ready design;
+ * `failed` is a technical failure (stored as failed_processing, not counted).
+ */
+export type PipelineOutcome =
+  | { kind: 'analysed'; errors: Finding[]; warnings: Finding[]; product?: PipelineProduct }
+  | { kind: 'failed'; code: 'VECTORIZER_UNAVAILABLE' | 'PROCESSING_FAILED'; reason: string };
+
+export type Pipeline = (input: PipelineInput) => Promise<PipelineOutcome>;

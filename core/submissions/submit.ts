@@ -1,0 +1,238 @@
+import { and, desc, eq, inArray } from 'drizzle-orm';
+import type { Queryable } from '../../db/database.ts';
+import { jobs, submissions, type JobRow, type SubmissionRow } from '../../db/schema.ts';
+import type { Finding } from '../contract/finding.ts';
+import type { Submission, Validation } from '../contract/submission.ts';
+import type { CoreDeps } from '../deps.ts';
+import { coreError, type CoreError } from '../errors.ts';
+import { newApprovalToken } from '../handoff/approval-token.ts';
+import { findJob, slotUse } from '../jobs/job-store.ts';
+import { effectiveStatus, jobLifetimeEnd, uploadRefusal } from '../jobs/job-state.ts';
+import { sha256Hex } from '../jobs/secrets.ts';
+import type { PipelineOutcome } from '../pipeline/types.ts';
+import { err, ok, type Result } from '../result.ts';
+import { inspectPngHeader, type PngHeader } from './png-header.ts';
+import { submissionView } from './submission-view.ts';
+
+/** A submission answered with its own HTTP status: 200 ready, 422 failed validation. */
+export interface SubmissionAnswer {
+  status: 200 | 422;
+  submission: Submission;
+}
+
+const MAX_SUBMISSION_NO = 9999;
+
+/**
+ * `POST /jobs/{jobId}/submissions` after the secret check, in the contract's order: file
+ * checks, job state, content idempotency, rate limits, quota, then the pipeline.
+ */
+export async function submitDesign(
+  deps: CoreDeps,
+  job: JobRow,
+  png: Uint8Array,
+  clientAddress: string,
+): Promise<Result<SubmissionAnswer>> {
+  const header = inspectPngHeader(png, deps.config.image);
+  if (!header.ok) return header;
+  const sha256 = sha256Hex(png);
+
+  const early = await stateAndReplay(deps, deps.db.orm, job.id, sha256);
+  if (early) return early;
+
+  const limited = await deps.limiter.submission(clientAddress);
+  if (!limited.ok) return limited;
+
+  const reserved = await deps.db.write(async (tx): Promise<Result<number, Result<SubmissionAnswer>>> => {
+    const again = await stateAndReplay(deps, tx, job.id, sha256);
+    if (again) return err(again);
+    const slots = await slotUse(tx, job.id);
+    const no = slots.maxNo + 1;
+    if (slots.counted + slots.processing >= deps.config.limits.submissionsPerJob || no > MAX_SUBMISSION_NO) {
+      return err(
+        err(
+          coreError('TOO_MANY_SUBMISSIONS', {
+            message:
+              slots.processing > 0 && slots.counted < deps.config.limits.submissionsPerJob
+                ? `All ${deps.config.limits.submissionsPerJob} submissions of this job are used or still running.`
+                : `All ${deps.config.limits.submissionsPerJob} counted submissions of this job are used.`,
+          }),
+        ),
+      );
+    }
+    await tx
+      .insert(submissions)
+      .values({ jobId: job.id, no, status: 'processing', sha256, createdAt: deps.clock.now() });
+    return ok(no);
+  });
+  if (!reserved.ok) return reserved.error;
+
+  const no = reserved.value;
+  const started = deps.clock.now();
+  const outcome = await runPipeline(deps, job, png, header.value);
+  return finish(deps, job, no, outcome, deps.clock.now() - started);
+}
+
+/** The answer decided before any work: the job's refusing state, or a stored outcome for these bytes. */
+async function stateAndReplay(
+  deps: CoreDeps,
+  q: Queryable,
+  jobId: string,
+  sha256: string,
+): Promise<Result<SubmissionAnswer> | undefined> {
+  const job = await findJob(q, jobId);
+  if (!job) return err(coreError('JOB_CANCELLED'));
+  const refusal = uploadRefusal(effectiveStatus(job, deps.clock.now()));
+  if (refusal) return err(refusal);
+  const [same] = await q
+    .select()
+    .from(submissions)
+    .where(
+      and(
+        eq(submissions.jobId, jobId),
+        eq(submissions.sha256, sha256),
+        inArray(submissions.status, ['processing', 'ready', 'failed_validation']),
+      ),
+    )
+    .orderBy(desc(submissions.no))
+    .limit(1);
+  if (!same) return undefined;
+  if (same.status === 'processing') {
+    return err(
+      coreError('SUBMISSION_IN_PROGRESS', {
+        message: `These exact bytes are still being processed as submission ${same.no}.`,
+        agent_instruction: `Wait 10 seconds, then read GET /jobs/${jobId}/submissions/${same.no} until its status leaves processing. Do not upload the same bytes again meanwhile.`,
+      }),
+    );
+  }
+  return ok(answer(same, job, deps));
+}
+
+async function runPipeline(deps: CoreDeps, job: JobRow, png: Uint8Array, header: PngHeader): Promise<PipelineOutcome> {
+  try {
+    return await deps.pipeline({
+      png,
+      header,
+      productType: job.productType,
+      lengthMm: job.lengthMm,
+      widthMm: job.widthMm,
+      config: deps.config,
+    });
+  } catch (cause) {
+    return { kind: 'failed', code: 'PROCESSING_FAILED', reason: String(cause) };
+  }
+}
+
+/**
+ * Stores the outcome and moves the job: a passing submission points the approval link at
+ * itself (creating the link the first time, re-arming it after a decline) unless a newer one
+ * already passed or the job left the states that take submissions.
+ */
+async function finish(
+  deps: CoreDeps,
+  original: JobRow,
+  no: number,
+  outcome: PipelineOutcome,
+  durationMs: number,
+): Promise<Result<SubmissionAnswer>> {
+  const now = deps.clock.now();
+  const jobId = original.id;
+  const stored = await deps.db.write(async (tx) => {
+    const job = await findJob(tx, jobId);
+    if (!job || job.status === 'cancelled') {
+      // Cancelled while running: the outcome is answered once, never kept.
+      await tx.delete(submissions).where(and(eq(submissions.jobId, jobId), eq(submissions.no, no)));
+      return { job, row: undefined };
+    }
+    const fields = outcomeFields(outcome, durationMs, now);
+    const [row] = await tx
+      .update(submissions)
+      .set(fields)
+      .where(and(eq(submissions.jobId, jobId), eq(submissions.no, no)))
+      .returning();
+    if (fields.status === 'ready' && takesSubmissions(job, now) && (job.currentSubmissionNo ?? 0) < no) {
+      const [moved] = await tx
+        .update(jobs)
+        .set({
+          status: 'ready',
+          currentSubmissionNo: no,
+          approvalToken: job.approvalToken ?? newApprovalToken(deps.random),
+          approvalStatus: 'pending',
+          declinedAt: null,
+          expiresAt: jobLifetimeEnd(job.createdAt, deps.config),
+        })
+        .where(eq(jobs.id, jobId))
+        .returning();
+      return { job: moved, row };
+    }
+    return { job, row };
+  });
+
+  if (outcome.kind === 'failed') {
+    deps.log.warn({ msg: 'submission processing failed', jobId, no, code: outcome.code, reason: outcome.reason });
+    return err(processingFailure(outcome.code));
+  }
+  if (!stored.job || !stored.row) return ok(detachedAnswer(deps, original, no, outcome, durationMs, now));
+  return ok(answer(stored.row, stored.job, deps));
+}
+
+function outcomeFields(outcome: PipelineOutcome, durationMs: number, now: number): Partial<SubmissionRow> {
+  if (outcome.kind === 'failed') {
+    const failure = processingFailure(outcome.code);
+    return {
+      status: 'failed_processing',
+      counted: false,
+      validation: { valid: false, errors: [failureFinding(failure)], warnings: [] } satisfies Validation,
+      finishedAt: now,
+      durationMs,
+    };
+  }
+  const ready = outcome.errors.length === 0 && outcome.product !== undefined;
+  return {
+    status: ready ? 'ready' : 'failed_validation',
+    counted: true,
+    validation: { valid: ready, errors: outcome.errors, warnings: outcome.warnings } satisfies Validation,
+    geometry: ready ? outcome.product!.geometry : null,
+    cutoutsSvg: ready ? outcome.product!.cutoutsSvg : null,
+    previewSvg: ready ? outcome.product!.previewSvg : null,
+    finishedAt: now,
+    durationMs,
+  };
+}
+
+const takesSubmissions = (job: JobRow, now: number): boolean => uploadRefusal(effectiveStatus(job, now)) === undefined;
+
+function processingFailure(code: 'VECTORIZER_UNAVAILABLE' | 'PROCESSING_FAILED'): CoreError {
+  if (code === 'VECTORIZER_UNAVAILABLE') return coreError(code);
+  return coreError('PROCESSING_FAILED', { status: 502, message: 'The design could not be processed.' });
+}
+
+function failureFinding(error: CoreError): Finding {
+  return {
+    code: error.code,
+    severity: 'error',
+    message: error.message,
+    agent_instruction: error.agent_instruction ?? '',
+    retryable: true,
+  };
+}
+
+function answer(row: SubmissionRow, job: JobRow, deps: CoreDeps): SubmissionAnswer {
+  const submission = submissionView(row, job, { config: deps.config, urls: deps.urls, now: deps.clock.now() });
+  return { status: row.status === 'ready' ? 200 : 422, submission };
+}
+
+/** The answer for an upload whose job was cancelled while it ran: its outcome, nothing stored. */
+function detachedAnswer(
+  deps: CoreDeps,
+  original: JobRow,
+  no: number,
+  outcome: Extract<PipelineOutcome, { kind: 'analysed' }>,
+  durationMs: number,
+  now: number,
+): SubmissionAnswer {
+  const fields = outcomeFields(outcome, durationMs, now);
+  const row = { jobId: original.id, no, sha256: '', createdAt: now - durationMs, ...fields } as SubmissionRow;
+  const job: JobRow = { ...original, status: 'cancelled', currentSubmissionNo: null };
+  const submission = submissionView(row, job, { config: deps.config, urls: deps.urls, now });
+  return { status: row.status === 'ready' ? 200 : 422, submission: { ...submission, files: null, approval: null } };
+}

@@ -1,0 +1,75 @@
+import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+
+/** Times are milliseconds since the epoch (UTC); JSON columns hold serialised contract shapes. */
+export const jobs = sqliteTable(
+  'jobs',
+  {
+    id: text('id').primaryKey(),
+    secretHash: text('secret_hash').notNull(),
+    /** Stored status; `expired` is never stored, it is read from `expiresAt` and the clock. */
+    status: text('status', { enum: ['open', 'ready', 'approved', 'declined', 'cancelled'] }).notNull(),
+    productType: text('product_type', { enum: ['bracelet', 'ring'] }).notNull(),
+    lengthMm: real('length_mm').notNull(),
+    widthMm: real('width_mm').notNull(),
+    gapMm: real('gap_mm').notNull(),
+    thicknessMm: real('thickness_mm').notNull(),
+    sizeInput: text('size_input', { mode: 'json' }).notNull(),
+    attribution: text('attribution', { mode: 'json' }),
+    price: text('price', { mode: 'json' }).notNull(),
+    idempotencyKeyHash: text('idempotency_key_hash').unique(),
+    requestHash: text('request_hash'),
+    createdAt: integer('created_at').notNull(),
+    /** The live lifetime: creation + 7 days, or earlier after a decline. */
+    expiresAt: integer('expires_at').notNull(),
+    declinedAt: integer('declined_at'),
+    cancelledAt: integer('cancelled_at'),
+    approvalToken: text('approval_token').unique(),
+    approvalStatus: text('approval_status', { enum: ['pending', 'approved', 'declined'] }),
+    /** The ready submission the approval link shows. */
+    currentSubmissionNo: integer('current_submission_no'),
+  },
+  (t) => [index('jobs_expires_at').on(t.expiresAt)],
+);
+
+export const submissions = sqliteTable(
+  'submissions',
+  {
+    jobId: text('job_id')
+      .notNull()
+      .references(() => jobs.id, { onDelete: 'cascade' }),
+    no: integer('no').notNull(),
+    status: text('status', {
+      enum: ['processing', 'ready', 'failed_validation', 'failed_processing'],
+    }).notNull(),
+    sha256: text('sha256').notNull(),
+    counted: integer('counted', { mode: 'boolean' }).notNull().default(false),
+    validation: text('validation', { mode: 'json' }),
+    geometry: text('geometry', { mode: 'json' }),
+    cutoutsSvg: text('cutouts_svg'),
+    previewSvg: text('preview_svg'),
+    createdAt: integer('created_at').notNull(),
+    finishedAt: integer('finished_at'),
+    durationMs: integer('duration_ms'),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.no] }), index('submissions_job_sha').on(t.jobId, t.sha256)],
+);
+
+/** One row per request a rate-limit bucket counted; shared by every instance on the database. */
+export const rateHits = sqliteTable(
+  'rate_hits',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    bucket: text('bucket').notNull(),
+    at: integer('at').notNull(),
+  },
+  (t) => [index('rate_hits_bucket_at').on(t.bucket, t.at), index('rate_hits_at').on(t.at)],
+);
+
+/** Server-side secrets generated on first start (for example the idempotency HMAC key). */
+export const serverKeys = sqliteTable('server_keys', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+});
+
+export type JobRow = typeof jobs.$inferSelect;
+export type SubmissionRow = typeof submissions.$inferSelect;

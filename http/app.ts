@@ -1,0 +1,54 @@
+import { Hono, type Context } from 'hono';
+import type { Core } from '../core/index.ts';
+import { coreError, noSuchEndpoint } from '../core/errors.ts';
+import type { Logger } from '../core/logger.ts';
+import { API_BASE_PATH } from '../core/urls.ts';
+import { notFoundPage, registerWebRoutes } from '../web/index.ts';
+import { errorResponse } from './respond.ts';
+import { apiRoutes } from './routes/index.ts';
+import type { RouteEnv } from './route.ts';
+
+export interface AppOptions {
+  core: Core;
+  log: Logger;
+  apiEnabled: boolean;
+  trustProxy: boolean;
+}
+
+const API_CATALOG_PATH = '/.well-known/api-catalog';
+
+const isApiPath = (path: string): boolean => path === API_BASE_PATH || path.startsWith(`${API_BASE_PATH}/`);
+
+/** The whole service as one hono app: the v1 API under its base, the site's pages beside it. */
+export function createApp(options: AppOptions): Hono {
+  const app = new Hono();
+  const env: RouteEnv = { core: options.core, trustProxy: options.trustProxy };
+
+  app.use('*', async (c, next) => {
+    // Switched off: the API and its catalogue are indistinguishable from unknown site paths.
+    if (!options.apiEnabled && (isApiPath(c.req.path) || c.req.path === API_CATALOG_PATH)) return notFoundPage();
+    await next();
+  });
+
+  const methodsByPath = new Map<string, string[]>();
+  for (const route of apiRoutes) {
+    const path = `${API_BASE_PATH}${route.path}`;
+    app.on(route.method, path, (c) => route.handle(c, env));
+    methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), route.method]);
+  }
+  for (const [path, methods] of methodsByPath) {
+    const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', ');
+    app.all(path, (c) => errorResponse(c, coreError('METHOD_NOT_ALLOWED'), { allow }));
+  }
+  app.all(API_BASE_PATH, (c) => errorResponse(c, noSuchEndpoint()));
+  app.all(`${API_BASE_PATH}/*`, (c) => errorResponse(c, noSuchEndpoint()));
+
+  registerWebRoutes(app);
+  app.notFound(() => notFoundPage());
+
+  app.onError((error, c: Context) => {
+    options.log.error({ msg: 'unexpected error', method: c.req.method, path: c.req.path, err: String(error) });
+    return errorResponse(c, coreError('PROCESSING_FAILED'));
+  });
+  return app;
+}

@@ -1,0 +1,113 @@
+import { coreError, invalidRequest, type CoreError } from '../core/errors.ts';
+import { err, ok, type Result } from '../core/result.ts';
+
+/** Multipart framing (boundaries, part headers) allowed on top of the file's own size cap. */
+const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+const UNTYPED_PART_TYPES = new Set(['', 'application/octet-stream', 'text/plain']);
+
+export const mediaType = (header: string | null | undefined): string =>
+  (header ?? '').split(';')[0]!.trim().toLowerCase();
+
+/**
+ * Reads at most `cap` bytes of a body; a longer body stops being read at the cap.
+ * Returns undefined when the body is longer than the cap.
+ */
+export async function readCapped(
+  body: ReadableStream<Uint8Array> | null,
+  cap: number,
+): Promise<Uint8Array | undefined> {
+  if (!body) return new Uint8Array(0);
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > cap) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+const tooLarge = (maxBytes: number): CoreError =>
+  coreError('FILE_TOO_LARGE', { message: `The file is larger than ${maxBytes.toLocaleString('en-US')} bytes.` });
+
+const declaredTooLarge = (request: Request, cap: number): boolean => {
+  const length = Number(request.headers.get('content-length') ?? NaN);
+  return Number.isFinite(length) && length > cap;
+};
+
+/**
+ * The uploaded PNG's bytes from a raw `image/png` body or the `image` part of a multipart body,
+ * with the size cap enforced on Content-Length, on the stream and on the part.
+ */
+export async function readUpload(request: Request, maxBytes: number): Promise<Result<Uint8Array>> {
+  const type = mediaType(request.headers.get('content-type'));
+  if (type === 'image/png') {
+    if (declaredTooLarge(request, maxBytes)) return err(tooLarge(maxBytes));
+    const bytes = await readCapped(request.body, maxBytes);
+    if (!bytes) return err(tooLarge(maxBytes));
+    if (bytes.byteLength === 0) return err(invalidRequest('The request body is empty; send the PNG bytes.'));
+    return ok(bytes);
+  }
+  if (type === 'multipart/form-data') return readMultipart(request, maxBytes);
+  return err(
+    coreError('UNSUPPORTED_FORMAT', {
+      message: type
+        ? `Content-Type ${type} is not accepted; send image/png or multipart/form-data.`
+        : 'The request has no Content-Type; send image/png or multipart/form-data.',
+    }),
+  );
+}
+
+async function readMultipart(request: Request, maxBytes: number): Promise<Result<Uint8Array>> {
+  const cap = maxBytes + MULTIPART_OVERHEAD_BYTES;
+  if (declaredTooLarge(request, cap)) return err(tooLarge(maxBytes));
+  const bytes = await readCapped(request.body, cap);
+  if (!bytes) return err(tooLarge(maxBytes));
+  if (bytes.byteLength === 0)
+    return err(invalidRequest('The request body is empty; send a multipart body with the file field "image".'));
+  let form: FormData;
+  try {
+    form = await new Response(bytes as Uint8Array<ArrayBuffer>, {
+      headers: { 'content-type': request.headers.get('content-type')! },
+    }).formData();
+  } catch {
+    return err(invalidRequest('The multipart body could not be parsed.'));
+  }
+  const part = form.get('image');
+  if (part === null) return err(invalidRequest('The multipart body has no file field named "image".'));
+  if (typeof part === 'string')
+    return err(invalidRequest('Field "image" must be a file part (with a filename), not a text field.'));
+  const partType = mediaType(part.type);
+  if (partType !== 'image/png' && !UNTYPED_PART_TYPES.has(partType)) {
+    return err(
+      coreError('UNSUPPORTED_FORMAT', {
+        message: `The "image" part is typed ${partType}; only image/png is accepted.`,
+      }),
+    );
+  }
+  if (part.size > maxBytes) return err(tooLarge(maxBytes));
+  if (part.size === 0) return err(invalidRequest('The file field "image" is empty.'));
+  return ok(new Uint8Array(await part.arrayBuffer()));
+}
+
+/** A JSON request body as text, refused when it is not JSON or is unreasonably large. */
+export async function readJsonText(request: Request, cap: number): Promise<Result<string>> {
+  const type = mediaType(request.headers.get('content-type'));
+  if (type !== 'application/json' && !type.endsWith('+json')) {
+    return err(invalidRequest('Content-Type must be application/json.'));
+  }
+  if (declaredTooLarge(request, cap)) return err(invalidRequest(`The request body is larger than ${cap} bytes.`));
+  const bytes = await readCapped(request.body, cap);
+  if (!bytes) return err(invalidRequest(`The request body is larger than ${cap} bytes.`));
+  try {
+    return ok(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    return err(invalidRequest('The request body is not valid UTF-8.'));
+  }
+}

@@ -1,0 +1,8 @@
+import { defineRoute } from '../route.ts';
+import { json } from '../respond.ts';
+
+export const getCapabilities = defineRoute({
+  method: 'GET',
+  path: '/capabilities',
+  handle: (c, { core }) => json(c, 200, core.capabilities()),
+});

@@ -1,0 +1,33 @@
+import { serve } from '@hono/node-server';
+import { systemClock } from './core/clock.ts';
+import { jsonLogger } from './core/logger.ts';
+import { placeholderPipeline } from './core/pipeline/placeholder.ts';
+import { cryptoRandomness } from './core/randomness.ts';
+import { readRunSettings } from './http/env.ts';
+import { buildService } from './http/service.ts';
+
+const log = jsonLogger();
+const settings = readRunSettings(process.env);
+const service = await buildService(settings, {
+  clock: systemClock,
+  random: cryptoRandomness,
+  log,
+  pipeline: placeholderPipeline,
+});
+
+const server = serve({ fetch: service.app.fetch, port: settings.port }, (info) => {
+  log.info({ msg: 'listening', port: info.port, siteUrl: settings.siteUrl, apiEnabled: settings.apiEnabled });
+});
+
+/** Stop taking connections, let requests in flight finish, then close the database. */
+function shutdown(signal: string): void {
+  log.info({ msg: 'shutting down', signal });
+  const force = setTimeout(() => process.exit(1), 30_000);
+  force.unref();
+  server.close(() => {
+    service.db.close();
+    process.exit(0);
+  });
+}
+process.on('SIGTERM', () => shutdown('SIGTERM'));
+process.on('SIGINT', () => shutdown('SIGINT'));
