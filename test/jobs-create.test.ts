@@ -25,7 +25,11 @@ describe('POST /jobs size forms', () => {
 
   it('applies the snug and loose ease to the wrist', async () => {
     const snug = await openJob(service, { productType: 'bracelet', size: { wristMm: 160, fit: 'snug' }, widthMm: 20 });
-    const loose = await openJob(service, { productType: 'bracelet', size: { wristMm: 160, fit: 'loose' }, widthMm: 20 });
+    const loose = await openJob(service, {
+      productType: 'bracelet',
+      size: { wristMm: 160, fit: 'loose' },
+      widthMm: 20,
+    });
     expect(snug.body.job.dims.lengthMm).toBe(149.7);
     expect(loose.body.job.dims.lengthMm).toBe(159.7);
   });
@@ -190,7 +194,13 @@ describe('POST /jobs outputs', () => {
   it('prices the product with shipping and VAT', async () => {
     const bracelet = await openJob(service);
     const ring = await openJob(service, { productType: 'ring', size: { usRingSize: 7 }, widthMm: 6 });
-    expect(bracelet.body.job.price).toMatchObject({ currency: 'ILS', base: 320, shipping: 30, total: 350, vatIncluded: true });
+    expect(bracelet.body.job.price).toMatchObject({
+      currency: 'ILS',
+      base: 320,
+      shipping: 30,
+      total: 350,
+      vatIncluded: true,
+    });
     expect(ring.body.job.price).toMatchObject({ base: 220, shipping: 30, total: 250 });
   });
 

@@ -18,7 +18,11 @@ export interface OpenedJob {
 }
 
 /** Opens a job and returns its id and secret; fails the test on anything but 201. */
-export async function openJob(service: TestService, body: unknown = braceletBody, address?: string): Promise<OpenedJob> {
+export async function openJob(
+  service: TestService,
+  body: unknown = braceletBody,
+  address?: string,
+): Promise<OpenedJob> {
   const response = await service.api('/jobs', jsonInit(body), address);
   const json: any = await response.json();
   expect(response.status, JSON.stringify(json)).toBe(201);
@@ -34,7 +38,11 @@ export function uploadPng(
 ): Promise<Response> {
   return service.api(
     `/jobs/${job.id}/submissions`,
-    { method: 'POST', headers: { 'content-type': 'image/png', ...bearer(job.secret), ...headers }, body: png as Uint8Array<ArrayBuffer> },
+    {
+      method: 'POST',
+      headers: { 'content-type': 'image/png', ...bearer(job.secret), ...headers },
+      body: png as Uint8Array<ArrayBuffer>,
+    },
     address,
   );
 }
@@ -45,7 +53,9 @@ export async function getJob(service: TestService, job: OpenedJob): Promise<any>
   return ((await response.json()) as any).job;
 }
 
-export async function errorOf(response: Response): Promise<{ status: number; code: string; message: string; body: any }> {
+export async function errorOf(
+  response: Response,
+): Promise<{ status: number; code: string; message: string; body: any }> {
   const body: any = await response.json();
   return { status: response.status, code: body.error?.code, message: body.error?.message, body };
 }

@@ -69,7 +69,15 @@ function outcome(script: Script, input: PipelineInput): PipelineOutcome {
         errors: [],
         warnings: [scriptedWarning],
         product: {
-          geometry: { lengthMm: L, widthMm: W, drawnRatio: L / W, stretch: 1, cuts: 1, openAreaPct: 4, estWeightGrams: 30 },
+          geometry: {
+            lengthMm: L,
+            widthMm: W,
+            drawnRatio: L / W,
+            stretch: 1,
+            cuts: 1,
+            openAreaPct: 4,
+            estWeightGrams: 30,
+          },
           cutoutsSvg: `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${L} ${W}"><g id="cutouts"><path d="M1.000 1.000 L2.000 1.000 L2.000 2.000 Z" fill="#000"/></g></svg>`,
           previewSvg: `<svg xmlns="http://www.w3.org/2000/svg" role="img" viewBox="0 0 ${L} ${W}"><title>preview</title><path fill="#222" fill-rule="evenodd" d="M0 0 H${L} V${W} H0 Z"/></svg>`,
         },

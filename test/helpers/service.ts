@@ -54,7 +54,12 @@ export async function startService(options: TestServiceOptions = {}): Promise<Te
   };
   const clock = options.clock ?? new ManualClock();
   const pipeline = options.pipeline ?? new ScriptedPipeline();
-  const service = await buildService(settings, { clock, random: cryptoRandomness, log: silentLogger, pipeline: pipeline.run });
+  const service = await buildService(settings, {
+    clock,
+    random: cryptoRandomness,
+    log: silentLogger,
+    pipeline: pipeline.run,
+  });
   const fetch = (path: string, init: RequestInit = {}, address = DEFAULT_ADDRESS) =>
     Promise.resolve(
       service.app.request(`${SITE}${path}`, init, {
