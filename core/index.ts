@@ -1,6 +1,4 @@
-import type { Database } from '../db/database.ts';
 import { buildCapabilities, type Capabilities } from './capabilities.ts';
-import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Job } from './contract/job.ts';
 import type { Submission } from './contract/submission.ts';
@@ -9,24 +7,14 @@ import { authenticateJob, cancelJob, readJob } from './jobs/job-access.ts';
 import { openJob, type OpenJobInput, type OpenJobResult } from './jobs/open-job.ts';
 import { loadKeyedHash } from './keyed-hash.ts';
 import { createRateLimiter } from './limits/rate-limiter.ts';
-import type { Logger } from './logger.ts';
-import type { Pipeline } from './pipeline/types.ts';
-import type { Randomness } from './randomness.ts';
 import type { Result } from './result.ts';
 import { readSubmission, readSubmissionFile, type SubmissionFile } from './submissions/read-submission.ts';
 import { submitDesign, type SubmissionAnswer } from './submissions/submit.ts';
 import type { JobRow } from '../db/schema.ts';
 import type { ServiceUrls } from './urls.ts';
 
-export interface CoreOptions {
-  db: Database;
-  clock: Clock;
-  random: Randomness;
-  config: Config;
-  urls: ServiceUrls;
-  log: Logger;
-  pipeline: Pipeline;
-}
+/** What the caller provides; the core derives the keyed hash and the rate limiter itself. */
+export type CoreOptions = Omit<CoreDeps, 'keyedHash' | 'limiter'>;
 
 /** The service's domain, shared by every adapter (REST, MCP, pages). */
 export interface Core {
