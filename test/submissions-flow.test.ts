@@ -240,6 +240,9 @@ describe('job state', () => {
     await waitFor(async () => (await countRows("status = 'processing'")) === 1);
     const cancel = await service.api(`/jobs/${job.id}`, { method: 'DELETE', headers: bearer(job.secret) });
     expect(cancel.status).toBe(200);
+    // While it still runs, the cancelled job already shows no submissions.
+    expect((await getJob(service, job)).latestSubmission).toBeNull();
+    expect((await errorOf(await read(1))).message).toBe('No such submission.');
     release();
     const answer: any = await (await running).json();
     expect(answer.submission).toMatchObject({ status: 'ready', approval: null, files: null });

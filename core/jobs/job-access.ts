@@ -24,8 +24,12 @@ export async function authenticateJob(
   return secretMatches(secret, job?.secretHash) && job ? ok(job) : err(noSuchJob());
 }
 
+/** A cancelled job shows no submissions, even one still finishing before it deletes itself. */
 export async function readJob(deps: CoreDeps, job: JobRow): Promise<Job> {
-  const [latest, slots] = await Promise.all([latestSubmission(deps.db.orm, job.id), slotUse(deps.db.orm, job.id)]);
+  const [latest, slots] = await Promise.all([
+    job.status === 'cancelled' ? undefined : latestSubmission(deps.db.orm, job.id),
+    slotUse(deps.db.orm, job.id),
+  ]);
   return jobView(job, latest, slots, { config: deps.config, urls: deps.urls, now: deps.clock.now() });
 }
 

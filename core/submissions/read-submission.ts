@@ -13,10 +13,16 @@ export function parseSubmissionNo(text: string): number | undefined {
   return no >= 1 ? no : undefined;
 }
 
+/** A submission of a job that is not cancelled (a cancelled job's submissions are gone). */
+async function findVisible(deps: CoreDeps, job: JobRow, noText: string) {
+  const no = parseSubmissionNo(noText);
+  if (no === undefined || job.status === 'cancelled') return undefined;
+  return findSubmission(deps.db.orm, job.id, no);
+}
+
 /** The stored outcome, in any status; never recomputed. */
 export async function readSubmission(deps: CoreDeps, job: JobRow, noText: string): Promise<Result<Submission>> {
-  const no = parseSubmissionNo(noText);
-  const row = no === undefined ? undefined : await findSubmission(deps.db.orm, job.id, no);
+  const row = await findVisible(deps, job, noText);
   if (!row) return err(noSuchSubmission());
   const current = (await findJob(deps.db.orm, job.id)) ?? job;
   return ok(submissionView(row, current, { config: deps.config, urls: deps.urls, now: deps.clock.now() }));
@@ -31,8 +37,7 @@ export async function readSubmissionFile(
   noText: string,
   file: SubmissionFile,
 ): Promise<Result<string>> {
-  const no = parseSubmissionNo(noText);
-  const row = no === undefined ? undefined : await findSubmission(deps.db.orm, job.id, no);
+  const row = await findVisible(deps, job, noText);
   if (!row) return err(noSuchSubmission());
   const svg = row.status === 'ready' ? (file === 'cutouts' ? row.cutoutsSvg : row.previewSvg) : null;
   return svg ? ok(svg) : err(noSuchFile());
