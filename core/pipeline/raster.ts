@@ -1,0 +1,25 @@
+/**
+ * A binary raster: `data[y * w + x]` is 1 for metal, 0 for air. The working raster of the
+ * pipeline covers exactly the framed strip, so pixel (x, y) spans x..x+1 and y..y+1 in pixel
+ * units, and `mmPerPxX` / `mmPerPxY` turn pixel units into millimetres on the strip.
+ */
+export interface Mask {
+  w: number;
+  h: number;
+  data: Uint8Array;
+}
+
+export interface StripRaster extends Mask {
+  mmPerPxX: number;
+  mmPerPxY: number;
+}
+
+export const newMask = (w: number, h: number): Mask => ({ w, h, data: new Uint8Array(w * h) });
+
+export const cloneMask = (m: Mask): Mask => ({ w: m.w, h: m.h, data: m.data.slice() });
+
+export const countOnes = (data: Uint8Array): number => {
+  let n = 0;
+  for (let i = 0; i < data.length; i++) n += data[i]!;
+  return n;
+};
