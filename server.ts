@@ -1,7 +1,6 @@
 import { serve } from '@hono/node-server';
 import { systemClock } from './core/clock.ts';
 import { jsonLogger } from './core/logger.ts';
-import { placeholderPipeline } from './core/pipeline/placeholder.ts';
 import { cryptoRandomness } from './core/randomness.ts';
 import { readRunSettings } from './http/env.ts';
 import { buildService } from './http/service.ts';
@@ -12,7 +11,6 @@ const service = await buildService(settings, {
   clock: systemClock,
   random: cryptoRandomness,
   log,
-  pipeline: placeholderPipeline,
 });
 
 const server = serve({ fetch: service.app.fetch, port: settings.port }, (info) => {
@@ -25,8 +23,7 @@ function shutdown(signal: string): void {
   const force = setTimeout(() => process.exit(1), 30_000);
   force.unref();
   server.close(() => {
-    service.db.close();
-    process.exit(0);
+    void service.close().then(() => process.exit(0));
   });
 }
 process.on('SIGTERM', () => shutdown('SIGTERM'));

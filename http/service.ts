@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Hono } from 'hono';
@@ -8,6 +9,7 @@ import { loadConfig } from '../core/config.ts';
 import { createCore, type Core } from '../core/index.ts';
 import type { Logger } from '../core/logger.ts';
 import type { Pipeline } from '../core/pipeline/types.ts';
+import { createPipelinePool } from '../core/pipeline/worker-pool.ts';
 import type { Randomness } from '../core/randomness.ts';
 import { serviceUrls } from '../core/urls.ts';
 import { createApp } from './app.ts';
@@ -17,19 +19,36 @@ export interface Service {
   app: Hono;
   core: Core;
   db: Database;
+  /** Stops the pipeline workers and closes the database. */
+  close(): Promise<void>;
 }
 
-/** Wires database, core and app from the run settings; nothing here listens on a port. */
+/**
+ * Wires database, pipeline, core and app from the run settings; nothing here listens on a
+ * port. Without an injected pipeline, the real one runs in a pool of worker threads.
+ */
 export async function buildService(
   settings: RunSettings,
-  parts: { clock: Clock; random: Randomness; log: Logger; pipeline: Pipeline },
+  parts: { clock: Clock; random: Randomness; log: Logger; pipeline?: Pipeline },
 ): Promise<Service> {
   const config = loadConfig(settings.configFile);
   ensureDatabaseFolder(settings.databaseUrl);
   const db = await openDatabase({ url: settings.databaseUrl, authToken: settings.databaseAuthToken });
-  const core = await createCore({ db, config, urls: serviceUrls(settings.siteUrl), ...parts });
+  const pool = parts.pipeline
+    ? undefined
+    : createPipelinePool({ size: availableParallelism(), timeoutMs: config.limits.tracerTimeoutSec * 1000 });
+  const pipeline = parts.pipeline ?? pool!.pipeline;
+  const core = await createCore({ db, config, urls: serviceUrls(settings.siteUrl), ...parts, pipeline });
   const app = createApp({ core, log: parts.log, apiEnabled: settings.apiEnabled, trustProxy: settings.trustProxy });
-  return { app, core, db };
+  return {
+    app,
+    core,
+    db,
+    async close() {
+      await pool?.close();
+      db.close();
+    },
+  };
 }
 
 /** The embedded database is created on first start, folder included. */

@@ -6,8 +6,8 @@ import { errorOf, jsonInit, openJob } from './helpers/flows.ts';
 import { removeDir, startService, type TestService } from './helpers/service.ts';
 
 let service: TestService | undefined;
-afterEach(() => {
-  service?.close();
+afterEach(async () => {
+  await service?.close();
   if (service) removeDir(service.dir);
   service = undefined;
 });

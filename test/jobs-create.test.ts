@@ -8,8 +8,8 @@ let service: TestService;
 beforeEach(async () => {
   service = await startService();
 });
-afterEach(() => {
-  service.close();
+afterEach(async () => {
+  await service.close();
   removeDir(service.dir);
 });
 

@@ -10,8 +10,8 @@ let service: TestService;
 beforeEach(async () => {
   service = await startService();
 });
-afterEach(() => {
-  service.close();
+afterEach(async () => {
+  await service.close();
   removeDir(service.dir);
 });
 

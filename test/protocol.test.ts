@@ -15,8 +15,8 @@ let service: TestService;
 beforeEach(async () => {
   service = await startService();
 });
-afterEach(() => {
-  service.close();
+afterEach(async () => {
+  await service.close();
   removeDir(service.dir);
 });
 
@@ -339,7 +339,7 @@ describe('switched off', () => {
   it('answers every method on every API path and the API catalogue exactly like an unknown site path', async () => {
     // A real job with its real secret, stored while the API was on.
     const job = await jobWithReadySubmission();
-    service.close();
+    await service.close();
     const dir = service.dir;
     service = await startService({ apiEnabled: false, dir });
 

@@ -30,8 +30,8 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'jobs-restart-'));
   clock = new ManualClock();
 });
-afterEach(() => {
-  for (const service of running.splice(0)) service.close();
+afterEach(async () => {
+  for (const service of running.splice(0)) await service.close();
   removeDir(dir);
 });
 
@@ -41,8 +41,8 @@ async function start(): Promise<TestService> {
   return service;
 }
 
-function stop(service: TestService): void {
-  service.close();
+async function stop(service: TestService): Promise<void> {
+  await service.close();
   running.splice(running.indexOf(service), 1);
 }
 
@@ -114,7 +114,7 @@ describe('restart on the same database', () => {
     const first = await start();
     const world = await buildWorld(first);
     const before = await snapshot(first, world);
-    stop(first);
+    await stop(first);
 
     const second = await start();
     const after = await snapshot(second, world);
@@ -158,7 +158,7 @@ describe('restart on the same database', () => {
   it('keeps the cancelled job cancelled, without its submissions', async () => {
     const first = await start();
     const world = await buildWorld(first);
-    stop(first);
+    await stop(first);
 
     const second = await start();
     const job = await getJob(second, world.cancelled);
@@ -189,7 +189,7 @@ describe('restart on the same database', () => {
   it('keeps the secrets: each job opens with its own secret only', async () => {
     const first = await start();
     const world = await buildWorld(first);
-    stop(first);
+    await stop(first);
 
     const second = await start();
     for (const job of [world.designed, world.keyed, world.cancelled]) {
@@ -211,7 +211,7 @@ describe('restart on the same database', () => {
   it('replays an Idempotency-Key from the same address after the restart', async () => {
     const first = await start();
     const world = await buildWorld(first);
-    stop(first);
+    await stop(first);
 
     const second = await start();
     const replay = await second.api('/jobs', jsonInit(ringBody, { 'idempotency-key': IDEMPOTENCY_KEY }));
@@ -238,7 +238,7 @@ describe('restart on the same database', () => {
       ready: await read(first, world.designed, '/submissions/1'),
       invalid: await read(first, world.designed, '/submissions/2'),
     };
-    stop(first);
+    await stop(first);
 
     const second = await start();
     const ready = await uploadPng(second, world.designed, world.readyPng);

@@ -14,8 +14,8 @@ beforeEach(async () => {
   service = await startService({ config: roomyLimits });
   job = await openJob(service);
 });
-afterEach(() => {
-  service.close();
+afterEach(async () => {
+  await service.close();
   removeDir(service.dir);
 });
 

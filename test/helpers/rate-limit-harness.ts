@@ -44,15 +44,15 @@ export async function start(limits: Record<string, number>, options: TestService
 
 /** Stops the service and starts it again on the same database and clock with new limits. */
 export async function restart(service: TestService, limits: Record<string, number>): Promise<TestService> {
-  service.close();
+  await service.close();
   running = running.filter((s) => s !== service);
   return start(limits, { dir: service.dir, clock: service.clock });
 }
 
 /** Call once per test file: stops and removes every service the file's tests started. */
 export function cleanUpServicesAfterEach(): void {
-  afterEach(() => {
-    for (const service of running) service.close();
+  afterEach(async () => {
+    for (const service of running) await service.close();
     for (const dir of dirs) removeDir(dir);
     running = [];
     dirs = [];

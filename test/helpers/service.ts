@@ -13,6 +13,8 @@ export const SITE = 'http://localhost:8787';
 export const DEFAULT_ADDRESS = '203.0.113.10';
 
 export interface TestServiceOptions {
+  /** Run the real image pipeline (worker threads) instead of the scripted stand-in. */
+  realPipeline?: boolean;
   config?: object;
   apiEnabled?: boolean;
   trustProxy?: boolean;
@@ -31,7 +33,7 @@ export interface TestService extends Service {
   fetch(path: string, init?: RequestInit, address?: string): Promise<Response>;
   /** The same, under the API base. */
   api(path: string, init?: RequestInit, address?: string): Promise<Response>;
-  close(): void;
+  close(): Promise<void>;
 }
 
 /** The real app on a fresh libSQL file, with a movable clock and a scripted pipeline. */
@@ -74,7 +76,7 @@ export async function startService(options: TestServiceOptions = {}): Promise<Te
     dbPath,
     fetch,
     api: (path, init, address) => fetch(`${API_BASE_PATH}${path}`, init, address),
-    close: () => service.db.close(),
+    close: () => service.close(),
   };
 }
 

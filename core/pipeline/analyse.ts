@@ -1,0 +1,123 @@
+import type { Finding } from '../contract/finding.ts';
+import type { Geometry } from '../contract/submission.ts';
+import { classify, classifyDefaults } from './classify.ts';
+import { decodeLuminance } from './decode.ts';
+import { finding, type FindingContext } from './findings.ts';
+import { frameStrip } from './frame.ts';
+import { gateOpenings } from './gate.ts';
+import { findRegions } from './regions.ts';
+import { cutAreaMm2, cuttingSvg, metalAreaMm2, previewSvg } from './render.ts';
+import { resampleToStrip } from './resample.ts';
+import { scaleToJob } from './scale.ts';
+import { traceCuts } from './trace.ts';
+import type { PipelineInput, PipelineOutcome } from './types.ts';
+import { validateStrip } from './validate.ts';
+import { pipelineTolerances } from './tolerances.ts';
+
+/**
+ * The whole pipeline in the contract's order: decode, regions, scale, despeckle and gate,
+ * framing, validation, tracing at millimetre scale, outputs. Findings accumulate; the first
+ * stage that finds errors ends the analysis with them.
+ */
+export async function analyseDesign(input: PipelineInput): Promise<PipelineOutcome> {
+  const t = pipelineTolerances;
+  const { manufacturing, image } = input.config;
+  const ctx: FindingContext = { minOpeningMm: manufacturing.minOpeningMm, minMetalMm: manufacturing.minMetalMm };
+  const warnings: Finding[] = [];
+  const refuse = (errors: Finding[]): PipelineOutcome => ({ kind: 'analysed', errors, warnings });
+
+  let decoded;
+  try {
+    decoded = await decodeLuminance(input.png, image.maxPixels);
+  } catch {
+    return refuse([finding('INVALID_FILE', {}, ctx)]);
+  }
+  const classified = classify(decoded, classifyDefaults);
+  warnings.push(...classified.warnings);
+  if (classified.fatal) return refuse([classified.fatal]);
+
+  const regions = findRegions(classified.metal, decoded.w, decoded.h);
+  const boxW = regions.box.x1 - regions.box.x0 + 1;
+  const boxH = regions.box.y1 - regions.box.y0 + 1;
+  ctx.pxPerMm = boxW / input.lengthMm;
+  if (regions.droppedShare >= t.droppedRegionsShare) {
+    warnings.push(finding('DISCONNECTED_REGIONS', { count: regions.droppedRegions, share: regions.droppedShare }, ctx));
+  }
+
+  const scaled = scaleToJob(
+    boxW,
+    boxH,
+    input,
+    { keepWithin: t.keepProportionWithin, maxStretch: t.maxStretch, cropAspect: image.cropAspect },
+    ctx,
+  );
+  warnings.push(...scaled.warnings);
+  if (scaled.error) return refuse([scaled.error]);
+
+  const strip = { lengthMm: scaled.lengthMm, widthMm: scaled.widthMm };
+  const raster = await resampleToStrip(regions.keep, decoded.w, regions.box, strip, {
+    mmPerPx: t.workMmPerPx,
+    maxPixels: t.maxWorkPixels,
+  });
+  const floors = { minOpeningMm: manufacturing.minOpeningMm, minMetalMm: manufacturing.minMetalMm };
+
+  const gate = gateOpenings(
+    raster,
+    {
+      minOpeningMm: floors.minOpeningMm,
+      minOpeningAreaMm2: manufacturing.despeckleAreaFraction * input.lengthMm * input.widthMm,
+      fineShare: t.fineShare,
+    },
+    ctx,
+  );
+  warnings.push(...gate.warnings);
+  if (gate.errors.length > 0) return refuse(gate.errors);
+
+  const framed = frameStrip(
+    raster,
+    {
+      ...floors,
+      bridgeMm: t.bridgeMm,
+      reachMm: t.reachMm,
+      removableIslandMm2: t.removableIslandMm2,
+      hairlineMm: t.hairlineMm,
+      neckTargetMm: t.neckTargetMm,
+      maxTipMm: t.maxTipMm,
+    },
+    ctx,
+  );
+  warnings.push(...framed.warnings);
+  if (framed.errors.length > 0) return refuse(framed.errors);
+
+  const checked = validateStrip(
+    raster,
+    { ...floors, maxTipMm: t.maxTipMm, neckCheckMaxPixels: t.neckCheckMaxPixels },
+    ctx,
+    framed.changed ? undefined : framed,
+  );
+  warnings.push(...checked.warnings);
+  if (checked.errors.length > 0) return refuse(checked.errors);
+
+  const cuts = traceCuts(raster, { toleranceMm: t.flattenToleranceMm });
+  const cutting = cuttingSvg(strip.lengthMm, strip.widthMm, cuts);
+  const metalArea = metalAreaMm2(strip.lengthMm, strip.widthMm, cuts);
+  if (!(metalArea > 0)) return refuse([finding('TRACE_REJECTED', {}, ctx)]);
+  const geometry: Geometry = {
+    lengthMm: round(strip.lengthMm, 2),
+    widthMm: round(strip.widthMm, 2),
+    drawnRatio: round(scaled.drawnRatio, 4),
+    stretch: round(scaled.stretch, 4),
+    cuts: cuts.length,
+    openAreaPct: round((cutAreaMm2(cuts) / (strip.lengthMm * strip.widthMm)) * 100, 2),
+    estWeightGrams: round((metalArea * manufacturing.thicknessMm * manufacturing.densityGramsPerCm3) / 1000, 2),
+  };
+  const title = `${input.productType === 'ring' ? 'Ring' : 'Bracelet'} ${geometry.lengthMm} x ${geometry.widthMm} mm`;
+  return {
+    kind: 'analysed',
+    errors: [],
+    warnings,
+    product: { geometry, cutoutsSvg: cutting, previewSvg: previewSvg(strip.lengthMm, strip.widthMm, cuts, title) },
+  };
+}
+
+const round = (value: number, digits: number): number => Number(value.toFixed(digits));

@@ -1,0 +1,177 @@
+import type { Finding } from '../contract/finding.ts';
+import { distanceTransform } from './distance.ts';
+import { finding, type FindingContext, type Location } from './findings.ts';
+import { componentBoxes, labelComponents } from './labels.ts';
+import { fill, surveyAir } from './openings.ts';
+import type { StripRaster } from './raster.ts';
+import { locate, MAX_LOCATIONS } from './spots.ts';
+import { isTip, surveyMetal, type ThinPart } from './thin-metal.ts';
+
+export interface FrameOptions {
+  minOpeningMm: number;
+  minMetalMm: number;
+  /** Width of the bars that join islands to the nearest metal. */
+  bridgeMm: number;
+  /** Islands farther than this from other metal are not bridged. */
+  reachMm: number;
+  /** Unbridgeable islands up to this area are removed; larger ones stay and are refused. */
+  removableIslandMm2: number;
+  /** Protrusions at most this wide with one attachment are shaved, not thickened. */
+  hairlineMm: number;
+  /** Necks are widened to this width (above the floor, for the tracer's half-pixel). */
+  neckTargetMm: number;
+  /** A protrusion reaching at most this far from wide metal is a sharp tip, left as drawn. */
+  maxTipMm: number;
+}
+
+export interface FrameResult {
+  warnings: Finding[];
+  errors: Finding[];
+  /** Whether framing changed the raster; when it did not, its metal survey still holds. */
+  changed: boolean;
+  /** The thin metal found (before any change), for validation to reuse when nothing changed. */
+  thin: ThinPart[];
+}
+
+/** Decisions §4 step 6, in place: islands bridged or removed, spurs shaved, necks thickened. */
+export function frameStrip(raster: StripRaster, options: FrameOptions, ctx: FindingContext): FrameResult {
+  const islands = bridgeIslands(raster, options, ctx);
+  const metal = reinforceMetal(raster, options, ctx);
+  const changed = islands.length > 0 || metal.changed;
+  // Bridges and widened necks can leave new tips and slivers of air; the laser cannot cut them.
+  if (changed) fill(raster, surveyAir(raster, options.minOpeningMm).residue);
+  return { warnings: [...islands, ...metal.warnings], errors: metal.errors, changed, thin: metal.thin };
+}
+
+function bridgeIslands(raster: StripRaster, options: FrameOptions, ctx: FindingContext): Finding[] {
+  const { w, h } = raster;
+  const parts = labelComponents(raster.data, w, h, 4);
+  if (parts.count <= 1) return [];
+  let main = 1;
+  for (let k = 2; k <= parts.count; k++) if (parts.size[k]! > parts.size[main]!) main = k;
+  const mainMask = new Uint8Array(w * h);
+  for (let i = 0; i < mainMask.length; i++) if (parts.label[i] === main) mainMask[i] = 1;
+  const toMain = distanceTransform(mainMask, w, h, { withNearest: true });
+  // Per island, its pixel nearest to the main piece (distances in millimetres).
+  const best = new Float64Array(parts.count + 1).fill(Infinity);
+  const bestPixel = new Int32Array(parts.count + 1).fill(-1);
+  for (let i = 0; i < mainMask.length; i++) {
+    const k = parts.label[i]!;
+    if (!k || k === main) continue;
+    const j = toMain.nearest[i]!;
+    if (j < 0) continue;
+    const d = Math.hypot(
+      ((i % w) - (j % w)) * raster.mmPerPxX,
+      (Math.floor(i / w) - Math.floor(j / w)) * raster.mmPerPxY,
+    );
+    if (d < best[k]!) {
+      best[k] = d;
+      bestPixel[k] = i;
+    }
+  }
+  const boxes = componentBoxes(parts, w);
+  const bridged: Location[] = [];
+  const removed: Location[] = [];
+  const pxArea = raster.mmPerPxX * raster.mmPerPxY;
+  for (let k = 1; k <= parts.count; k++) {
+    if (k === main) continue;
+    const at = locate(boxes[k]!, raster, options.minMetalMm);
+    if (best[k]! <= options.reachMm && bestPixel[k]! >= 0) {
+      const from = bestPixel[k]!;
+      drawBar(raster, from, toMain.nearest[from]!, options.bridgeMm);
+      bridged.push(at);
+    } else if (parts.size[k]! * pxArea <= options.removableIslandMm2) {
+      for (let i = 0; i < raster.data.length; i++) if (parts.label[i] === k) raster.data[i] = 0;
+      removed.push(at);
+    }
+  }
+  const found: Finding[] = [];
+  if (bridged.length > 0) {
+    const facts = { count: bridged.length, bridgeMm: options.bridgeMm };
+    found.push(finding('ISLAND_BRIDGED', facts, ctx, { locations: bridged.slice(0, MAX_LOCATIONS) }));
+  }
+  if (removed.length > 0) {
+    found.push(
+      finding('ISLAND_REMOVED', { count: removed.length }, ctx, { locations: removed.slice(0, MAX_LOCATIONS) }),
+    );
+  }
+  return found;
+}
+
+/** Metal on every pixel whose centre lies within half the width of the segment between two pixel centres. */
+function drawBar(raster: StripRaster, from: number, to: number, widthMm: number): void {
+  const { w, h, mmPerPxX: sx, mmPerPxY: sy } = raster;
+  const ax = ((from % w) + 0.5) * sx;
+  const ay = (Math.floor(from / w) + 0.5) * sy;
+  const bx = ((to % w) + 0.5) * sx;
+  const by = (Math.floor(to / w) + 0.5) * sy;
+  const half = widthMm / 2;
+  const x0 = Math.max(0, Math.floor((Math.min(ax, bx) - half) / sx));
+  const x1 = Math.min(w - 1, Math.ceil((Math.max(ax, bx) + half) / sx));
+  const y0 = Math.max(0, Math.floor((Math.min(ay, by) - half) / sy));
+  const y1 = Math.min(h - 1, Math.ceil((Math.max(ay, by) + half) / sy));
+  const dx = bx - ax;
+  const dy = by - ay;
+  const len2 = dx * dx + dy * dy;
+  for (let y = y0; y <= y1; y++) {
+    for (let x = x0; x <= x1; x++) {
+      const px = (x + 0.5) * sx;
+      const py = (y + 0.5) * sy;
+      const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / len2));
+      if (Math.hypot(px - (ax + t * dx), py - (ay + t * dy)) <= half) raster.data[y * w + x] = 1;
+    }
+  }
+}
+
+/**
+ * Metal narrower than the floor: hairline spurs (one attachment) are shaved; necks are widened
+ * to the target width. If widening would spoil an opening, nothing is widened and the necks
+ * are refused with their places.
+ */
+function reinforceMetal(
+  raster: StripRaster,
+  options: FrameOptions,
+  ctx: FindingContext,
+): { warnings: Finding[]; errors: Finding[]; changed: boolean; thin: ThinPart[] } {
+  const thin = surveyMetal(raster, options.minMetalMm).thin.filter((t) => !isTip(t, options.maxTipMm));
+  const spurs = thin.filter((t) => t.attachments <= 1 && t.widthMm <= options.hairlineMm);
+  const necks = thin.filter((t) => !spurs.includes(t));
+  for (const spur of spurs) for (const i of spur.pixels) raster.data[i] = 0;
+  const warnings: Finding[] = [];
+  const errors: Finding[] = [];
+  if (spurs.length > 0) {
+    const locations = spurs.slice(0, MAX_LOCATIONS).map((s) => s.at);
+    warnings.push(finding('SPURS_SHAVED', { count: spurs.length }, ctx, { locations }));
+  }
+  if (necks.length === 0) return { warnings, errors, changed: spurs.length > 0, thin };
+
+  const before = raster.data.slice();
+  const seeds = new Uint8Array(raster.data.length);
+  const growth = new Float64Array(necks.length);
+  const owner = new Int32Array(raster.data.length).fill(-1);
+  necks.forEach((neck, n) => {
+    growth[n] = Math.max(options.neckTargetMm / 2 - neck.widthMm / 2, Math.max(raster.mmPerPxX, raster.mmPerPxY));
+    for (const i of neck.pixels) {
+      seeds[i] = 1;
+      owner[i] = n;
+    }
+  });
+  const toNeck = distanceTransform(seeds, raster.w, raster.h, { withNearest: true });
+  for (let i = 0; i < raster.data.length; i++) {
+    if (raster.data[i]) continue;
+    const j = toNeck.nearest[i]!;
+    if (j < 0) continue;
+    const dx = ((i % raster.w) - (j % raster.w)) * raster.mmPerPxX;
+    const dy = (Math.floor(i / raster.w) - Math.floor(j / raster.w)) * raster.mmPerPxY;
+    if (Math.hypot(dx, dy) <= growth[owner[j]!]!) raster.data[i] = 1;
+  }
+  const spoiled = surveyAir(raster, options.minOpeningMm).verdict.some((v) => v === 'narrow' || v === 'pinched');
+  const locations = necks.slice(0, MAX_LOCATIONS).map((neck) => neck.at);
+  if (spoiled) {
+    raster.data.set(before);
+    errors.push(finding('NECK_TOO_THIN', { count: necks.length }, ctx, { locations }));
+  } else {
+    warnings.push(finding('NECK_THICKENED', { count: necks.length }, ctx, { locations }));
+  }
+  return { warnings, errors, changed: !spoiled || spurs.length > 0, thin };
+}

@@ -1,0 +1,77 @@
+import type { Finding } from '../contract/finding.ts';
+import { finding, type FindingContext } from './findings.ts';
+import { fill, fillRegions, surveyAir } from './openings.ts';
+import type { StripRaster } from './raster.ts';
+import { locate, MAX_LOCATIONS } from './spots.ts';
+
+export interface GateOptions {
+  minOpeningMm: number;
+  /** Openings smaller than this are specks, filled before anything else. */
+  minOpeningAreaMm2: number;
+  /** When filling narrow openings would remove more than this share of the open area, refuse. */
+  fineShare: number;
+}
+
+export interface GateResult {
+  warnings: Finding[];
+  errors: Finding[];
+}
+
+/**
+ * Decisions §4 steps 4-5 on the working raster, in place: specks filled, openings narrower than
+ * the floor everywhere filled, pinched openings refused with their places, the tips of the
+ * rest and the slivers along the strip edge filled, and FEATURES_TOO_FINE when filling would
+ * take most of the open area.
+ */
+export function gateOpenings(raster: StripRaster, options: GateOptions, ctx: FindingContext): GateResult {
+  const pxArea = raster.mmPerPxX * raster.mmPerPxY;
+  const survey = surveyAir(raster, options.minOpeningMm);
+  const { air, boxes, verdict } = survey;
+  const filled = new Uint8Array(air.count + 1);
+  const removedAt = [];
+  let openArea = 0;
+  let narrowArea = 0;
+  let specks = 0;
+  let narrow = 0;
+  for (let k = 1; k <= air.count; k++) {
+    if (verdict[k] === 'edge') continue;
+    const area = air.size[k]! * pxArea;
+    openArea += area;
+    if (area < options.minOpeningAreaMm2) specks++;
+    else if (verdict[k] === 'narrow') {
+      narrow++;
+      narrowArea += area;
+    } else continue;
+    filled[k] = 1;
+    removedAt.push(locate(boxes[k]!, raster, options.minOpeningMm));
+  }
+  const warnings: Finding[] = [];
+  const errors: Finding[] = [];
+  if (openArea > 0 && narrowArea / openArea > options.fineShare) {
+    const facts = {
+      share: narrowArea / openArea,
+      lengthMm: raster.w * raster.mmPerPxX,
+      widthMm: raster.h * raster.mmPerPxY,
+    };
+    errors.push(finding('FEATURES_TOO_FINE', facts, ctx));
+    return { warnings, errors };
+  }
+  const pinchesInKeptOpenings = survey.pinches.filter((box) => {
+    const k = air.label[Math.floor(box.cy) * raster.w + Math.floor(box.cx)] ?? 0;
+    return !filled[k];
+  });
+  const pinchedOpenings = verdict.filter((v, k) => v === 'pinched' && !filled[k]).length;
+  if (pinchedOpenings > 0 && pinchesInKeptOpenings.length > 0) {
+    const locations = pinchesInKeptOpenings.slice(0, MAX_LOCATIONS).map((b) => locate(b, raster, options.minOpeningMm));
+    const details = `Narrowest parts at ${locations.map((l) => `(${l.x}, ${l.y}) mm`).join(', ')}; each must be at least ${options.minOpeningMm} mm wide.`;
+    errors.push(finding('OPENING_TOO_SMALL', { count: pinchedOpenings }, ctx, { locations, details }));
+    return { warnings, errors };
+  }
+  fillRegions(raster, air.label, filled);
+  fill(raster, survey.residue);
+  if (specks + narrow > 0) {
+    const facts = { count: specks + narrow, specks, narrow, minAreaMm2: options.minOpeningAreaMm2 };
+    warnings.push(finding('OPENING_REMOVED', facts, ctx, { locations: removedAt.slice(0, MAX_LOCATIONS) }));
+  }
+  return { warnings, errors };
+}

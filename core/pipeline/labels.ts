@@ -1,0 +1,59 @@
+import { scanLabels } from './labels-scan.ts';
+
+/** Connected components of the pixels where `on[i]` is 1. */
+export interface Labels {
+  /** 0 for pixels that are off; components are numbered from 1. */
+  label: Int32Array;
+  count: number;
+  /** `size[k]` is the pixel count of component k (index 0 unused). */
+  size: Int32Array;
+  /** Whether component k touches the raster border. */
+  touchesBorder: Uint8Array;
+}
+
+/** Labels 4- or 8-connected components (see `scanLabels`). */
+export function labelComponents(on: Uint8Array, w: number, h: number, connectivity: 4 | 8): Labels {
+  return scanLabels(on, w, h, connectivity);
+}
+
+/** The pixels of one component as a 0/1 mask. */
+export function componentMask(labels: Labels, k: number): Uint8Array {
+  const out = new Uint8Array(labels.label.length);
+  for (let i = 0; i < out.length; i++) if (labels.label[i] === k) out[i] = 1;
+  return out;
+}
+
+/** Per component: centroid and bounding box in pixels. */
+export interface ComponentBox {
+  cx: number;
+  cy: number;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+export function componentBoxes(labels: Labels, w: number): ComponentBox[] {
+  const boxes: ComponentBox[] = [];
+  const sx = new Float64Array(labels.count + 1);
+  const sy = new Float64Array(labels.count + 1);
+  for (let k = 0; k <= labels.count; k++) boxes.push({ cx: 0, cy: 0, x0: Infinity, y0: Infinity, x1: -1, y1: -1 });
+  for (let i = 0; i < labels.label.length; i++) {
+    const k = labels.label[i]!;
+    if (!k) continue;
+    const x = i % w;
+    const y = (i - x) / w;
+    const b = boxes[k]!;
+    sx[k] = sx[k]! + x;
+    sy[k] = sy[k]! + y;
+    if (x < b.x0) b.x0 = x;
+    if (x > b.x1) b.x1 = x;
+    if (y < b.y0) b.y0 = y;
+    if (y > b.y1) b.y1 = y;
+  }
+  for (let k = 1; k <= labels.count; k++) {
+    boxes[k]!.cx = sx[k]! / labels.size[k]! + 0.5;
+    boxes[k]!.cy = sy[k]! / labels.size[k]! + 0.5;
+  }
+  return boxes;
+}

@@ -1,0 +1,75 @@
+import { distanceTransform } from './distance.ts';
+import type { Location } from './findings.ts';
+import { componentBoxes, labelComponents } from './labels.ts';
+import { depthForWidth, invert, minus, openMask } from './morphology.ts';
+import type { StripRaster } from './raster.ts';
+import { locate } from './spots.ts';
+
+/** A part of the metal narrower than the floor. */
+export interface ThinPart {
+  pixels: number[];
+  /** How many wide parts of the metal it touches: 0 or 1 for a protrusion, 2+ for a neck. */
+  attachments: number;
+  /** Its widest point, in millimetres. */
+  widthMm: number;
+  /** How far it reaches from the wide metal, in millimetres: short for a corner or a tip. */
+  depthMm: number;
+  at: Location;
+}
+
+/**
+ * Opens the metal by a disc as wide as the minimum metal (the strip's outside counts as air)
+ * and reports what does not survive, leaving out what is only a rounded-off corner.
+ */
+export function surveyMetal(raster: StripRaster, minMetalMm: number): { thin: ThinPart[] } {
+  const { w, h, data } = raster;
+  const px = Math.max(raster.mmPerPxX, raster.mmPerPxY);
+  const widthPx = minMetalMm / Math.min(raster.mmPerPxX, raster.mmPerPxY);
+  const wideMask = openMask(data, w, h, depthForWidth(widthPx), true);
+  const residue = minus(data, wideMask);
+  const parts = labelComponents(residue, w, h, 8);
+  if (parts.count === 0) return { thin: [] };
+  const wide = labelComponents(wideMask, w, h, 8);
+  const toWide = distanceTransform(wideMask, w, h).d2;
+  const toAir = distanceTransform(invert(data), w, h, { outsideIsFeature: true }).d2;
+  const deepest = new Float64Array(parts.count + 1);
+  const widest = new Float64Array(parts.count + 1);
+  const pixels: number[][] = Array.from({ length: parts.count + 1 }, () => []);
+  const touching: Set<number>[] = Array.from({ length: parts.count + 1 }, () => new Set());
+  for (let i = 0; i < residue.length; i++) {
+    const k = parts.label[i]!;
+    if (!k) continue;
+    pixels[k]!.push(i);
+    if (toWide[i]! > deepest[k]!) deepest[k] = toWide[i]!;
+    if (toAir[i]! > widest[k]!) widest[k] = toAir[i]!;
+    const x = i % w;
+    const y = (i - x) / w;
+    for (let dy = -1; dy <= 1; dy++) {
+      for (let dx = -1; dx <= 1; dx++) {
+        const nx = x + dx;
+        const ny = y + dy;
+        if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
+        const other = wide.label[ny * w + nx]!;
+        if (other) touching[k]!.add(other);
+      }
+    }
+  }
+  const boxes = componentBoxes(parts, w);
+  const thin: ThinPart[] = [];
+  for (let k = 1; k <= parts.count; k++) {
+    const depthMm = Number.isFinite(deepest[k]!) ? Math.sqrt(deepest[k]!) * px : Infinity;
+    // One pixel of depth is the grid, not the drawing.
+    if (depthMm <= 1.5 * px) continue;
+    thin.push({
+      pixels: pixels[k]!,
+      attachments: touching[k]!.size,
+      widthMm: Math.max(px, 2 * (Math.sqrt(widest[k]!) - 0.5) * px),
+      depthMm,
+      at: locate(boxes[k]!, raster, minMetalMm),
+    });
+  }
+  return { thin };
+}
+
+/** A sharp tip of solid metal is short; a spur reaches out. */
+export const isTip = (part: ThinPart, maxTipMm: number): boolean => part.attachments <= 1 && part.depthMm <= maxTipMm;

@@ -1,0 +1,20 @@
+/** Tolerances of the pipeline; every stage takes its own slice of these. */
+export const pipelineTolerances = {
+  /** Working resolution of the framed strip. */
+  workMmPerPx: 0.05,
+  /** Working rasters larger than this are coarsened (the largest bracelet is about 9 MP at 0.05). */
+  maxWorkPixels: 12_000_000,
+  /** Past this the neck check is skipped; with the bound above it never is. */
+  neckCheckMaxPixels: 16_000_000,
+  keepProportionWithin: 0.05,
+  maxStretch: 1.5,
+  droppedRegionsShare: 0.005,
+  fineShare: 0.5,
+  bridgeMm: 0.7,
+  reachMm: 3,
+  removableIslandMm2: 3,
+  hairlineMm: 0.3,
+  neckTargetMm: 0.7,
+  maxTipMm: 1,
+  flattenToleranceMm: 0.02,
+};

@@ -1,0 +1,83 @@
+import type { Finding } from '../contract/finding.ts';
+import { finding, type FindingContext, type Location } from './findings.ts';
+import { componentBoxes, labelComponents } from './labels.ts';
+import { surveyAir } from './openings.ts';
+import type { StripRaster } from './raster.ts';
+import { locate, MAX_LOCATIONS } from './spots.ts';
+import { isTip, surveyMetal, type ThinPart } from './thin-metal.ts';
+
+export interface ValidateOptions {
+  minOpeningMm: number;
+  minMetalMm: number;
+  maxTipMm: number;
+  /** Past this many working pixels the neck check is skipped (and says so). */
+  neckCheckMaxPixels: number;
+}
+
+/**
+ * Decisions §4 step 7 on the framed strip: one connected piece of metal (4-connected: a
+ * diagonal touch is no joint), no island inside an opening, no metal under the floor, and no
+ * opening under the floor.
+ */
+export function validateStrip(
+  raster: StripRaster,
+  options: ValidateOptions,
+  ctx: FindingContext,
+  /** Framing's metal survey, valid when framing changed nothing (the gate already left only wide air then). */
+  unchangedSince?: { thin: ThinPart[] },
+): { warnings: Finding[]; errors: Finding[] } {
+  const { w, h, data } = raster;
+  const errors: Finding[] = [];
+  const warnings: Finding[] = [];
+  const metal = labelComponents(data, w, h, 4);
+  if (metal.count === 0) return { warnings, errors: [finding('TRACE_REJECTED', {}, ctx)] };
+  if (metal.count > 1) {
+    let main = 1;
+    for (let k = 2; k <= metal.count; k++) if (metal.size[k]! > metal.size[main]!) main = k;
+    const notMain = new Uint8Array(w * h);
+    for (let i = 0; i < notMain.length; i++) notMain[i] = metal.label[i] === main ? 0 : 1;
+    const around = labelComponents(notMain, w, h, 4);
+    const boxes = componentBoxes(metal, w);
+    const trapped: Location[] = [];
+    const loose: Location[] = [];
+    for (let k = 1; k <= metal.count; k++) {
+      if (k === main) continue;
+      const b = boxes[k]!;
+      const inside = !around.touchesBorder[around.label[b.y0 * w + firstX(metal.label, w, b, k)]!];
+      (inside ? trapped : loose).push(locate(b, raster, options.minMetalMm));
+    }
+    if (loose.length > 0) {
+      const facts = { pieces: loose.length + 1 };
+      errors.push(finding('MATERIAL_DISCONNECTED', facts, ctx, { locations: loose.slice(0, MAX_LOCATIONS) }));
+    }
+    if (trapped.length > 0) {
+      const facts = { count: trapped.length };
+      errors.push(finding('TRAPPED_ISLAND', facts, ctx, { locations: trapped.slice(0, MAX_LOCATIONS) }));
+    }
+  }
+  if (w * h > options.neckCheckMaxPixels) {
+    warnings.push(finding('NECK_CHECK_SKIPPED', { pixels: w * h, bound: options.neckCheckMaxPixels }, ctx));
+  } else {
+    const thin = (unchangedSince?.thin ?? surveyMetal(raster, options.minMetalMm).thin).filter(
+      (t) => !isTip(t, options.maxTipMm),
+    );
+    if (thin.length > 0) {
+      const locations = thin.slice(0, MAX_LOCATIONS).map((t) => t.at);
+      errors.push(finding('NECK_TOO_THIN', { count: thin.length }, ctx, { locations }));
+    }
+  }
+  if (unchangedSince) return { warnings, errors };
+  const air = surveyAir(raster, options.minOpeningMm);
+  const pinched = air.verdict.filter((v) => v === 'narrow' || v === 'pinched').length;
+  if (pinched > 0) {
+    const locations = air.pinches.slice(0, MAX_LOCATIONS).map((b) => locate(b, raster, options.minOpeningMm));
+    errors.push(finding('OPENING_TOO_SMALL', { count: pinched }, ctx, { locations }));
+  }
+  return { warnings, errors };
+}
+
+/** The first x in row y0 of a component's box that belongs to it. */
+function firstX(label: Int32Array, w: number, box: { x0: number; x1: number; y0: number }, k: number): number {
+  for (let x = box.x0; x <= box.x1; x++) if (label[box.y0 * w + x] === k) return x;
+  return box.x0;
+}

@@ -1,0 +1,17 @@
+import { availableParallelism } from 'node:os';
+import { parentPort } from 'node:worker_threads';
+import sharp from 'sharp';
+import { analyseDesign } from './analyse.ts';
+import type { PipelineInput } from './types.ts';
+
+// One upload per worker at a time: let libvips use the cores the pool is not using.
+sharp.concurrency(Math.max(1, Math.floor(availableParallelism() / 2)));
+
+parentPort?.on('message', async (task: { id: number; input: PipelineInput }) => {
+  try {
+    const outcome = await analyseDesign(task.input);
+    parentPort?.postMessage({ id: task.id, outcome });
+  } catch (error) {
+    parentPort?.postMessage({ id: task.id, crash: String(error) });
+  }
+});
