@@ -60,7 +60,7 @@ export async function startService(options: TestServiceOptions = {}): Promise<Te
     clock,
     random: cryptoRandomness,
     log: silentLogger,
-    pipeline: pipeline.run,
+    ...(options.realPipeline ? {} : { pipeline: pipeline.run }),
   });
   const fetch = (path: string, init: RequestInit = {}, address = DEFAULT_ADDRESS) =>
     Promise.resolve(
