@@ -6,7 +6,7 @@ import { finding, type FindingContext } from './findings.ts';
 import { frameStrip } from './frame.ts';
 import { gateOpenings } from './gate.ts';
 import { findRegions } from './regions.ts';
-import { cutAreaMm2, cuttingSvg, metalAreaMm2, previewSvg } from './render.ts';
+import { countCutPaths, cutAreaMm2, cuttingSvg, metalAreaMm2, previewSvg } from './render.ts';
 import { resampleToStrip } from './resample.ts';
 import { scaleToJob } from './scale.ts';
 import { traceCuts } from './trace.ts';
@@ -107,7 +107,7 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
     widthMm: round(strip.widthMm, 2),
     drawnRatio: round(scaled.drawnRatio, 4),
     stretch: round(scaled.stretch, 4),
-    cuts: cuts.length,
+    cuts: countCutPaths(cutting),
     openAreaPct: round((cutAreaMm2(cuts) / (strip.lengthMm * strip.widthMm)) * 100, 2),
     estWeightGrams: round((metalArea * manufacturing.thicknessMm * manufacturing.densityGramsPerCm3) / 1000, 2),
   };

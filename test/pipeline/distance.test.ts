@@ -23,7 +23,7 @@ function bruteForce(feature: Uint8Array, w: number, h: number, outside: boolean)
 
 function randomMask(w: number, h: number, density: number, seed: number): Uint8Array {
   let state = seed;
-  const next = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
   return Uint8Array.from({ length: w * h }, () => (next() < density ? 1 : 0));
 }
 
