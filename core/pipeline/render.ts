@@ -17,22 +17,33 @@ const fixed3: Format = (v) => {
 const short2: Format = (v) => String(Math.round(v * 100) / 100 || 0);
 
 /**
- * A ring as path data (`M x y L x y ... Z`) in the given number format, with points that repeat
- * the previous one after rounding dropped; '' when fewer than three distinct points or no area
- * remain (such a ring would cut a line, or nothing).
+ * Points closer than this to the previous kept point are dropped from the cutting file: at a
+ * sharp corner the flattened curve can double back by a few micrometres, which would make the
+ * ring cross itself; dropping them moves the cut by at most this, within the 0.02 mm budget.
  */
-function ringPath(ring: readonly Point[], format: Format): string {
+const MIN_SPACING_MM = 0.01;
+
+/**
+ * A ring as path data (`M x y L x y ... Z`) in the given number format, with points that repeat
+ * the previous one (after rounding, or within `minSpacing`) dropped; '' when fewer than three
+ * distinct points or no area remain (such a ring would cut a line, or nothing).
+ */
+function ringPath(ring: readonly Point[], format: Format, minSpacing = 0): string {
   const xs: string[] = [];
   const ys: string[] = [];
-  for (const [x, y] of ring) {
-    const fx = format(x);
-    const fy = format(y);
+  let kept: Point | undefined;
+  for (const point of ring) {
+    const fx = format(point[0]);
+    const fy = format(point[1]);
     const last = xs.length - 1;
     if (last >= 0 && xs[last] === fx && ys[last] === fy) continue;
+    if (kept && Math.hypot(point[0] - kept[0], point[1] - kept[1]) < minSpacing) continue;
+    kept = point;
     xs.push(fx);
     ys.push(fy);
   }
-  while (xs.length > 1 && xs[0] === xs[xs.length - 1] && ys[0] === ys[ys.length - 1]) {
+  const near = (i: number) => Math.hypot(Number(xs[i]) - Number(xs[0]), Number(ys[i]) - Number(ys[0])) < minSpacing;
+  while (xs.length > 1 && ((xs[0] === xs[xs.length - 1] && ys[0] === ys[ys.length - 1]) || near(xs.length - 1))) {
     xs.pop();
     ys.pop();
   }
@@ -42,9 +53,9 @@ function ringPath(ring: readonly Point[], format: Format): string {
 }
 
 /** A cut's path data: its outer ring then its holes; '' when the outer ring is degenerate. */
-function cutPath(cut: CutPolygon, format: Format): string {
-  const outer = ringPath(cut.outer, format);
-  return outer && outer + cut.holes.map((hole) => ringPath(hole, format)).join('');
+function cutPath(cut: CutPolygon, format: Format, minSpacing = 0): string {
+  const outer = ringPath(cut.outer, format, minSpacing);
+  return outer && outer + cut.holes.map((hole) => ringPath(hole, format, minSpacing)).join('');
 }
 
 /**
@@ -54,13 +65,13 @@ function cutPath(cut: CutPolygon, format: Format): string {
  */
 export function cuttingSvg(lengthMm: number, widthMm: number, cuts: readonly CutPolygon[]): string {
   const paths = cuts
-    .map((cut) => cutPath(cut, fixed3))
+    .map((cut) => cutPath(cut, fixed3, MIN_SPACING_MM))
     .filter((d) => d !== '')
     .map((d) => `<path d="${d}" fill="#000" fill-rule="evenodd"/>\n`);
   const l = fixed3(lengthMm);
   const w = fixed3(widthMm);
   return (
-    `<svg xmlns="${SVG_NS}" viewBox="0 0 ${l} ${w}" width="${l}mm" height="${w}mm">\n` +
+    `<svg xmlns="${SVG_NS}" viewBox="0.000 0.000 ${l} ${w}" width="${l}mm" height="${w}mm">\n` +
     `<g id="cutouts">\n${paths.join('')}</g>\n</svg>\n`
   );
 }

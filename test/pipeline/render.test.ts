@@ -28,7 +28,7 @@ const N = String.raw`\d+\.\d{3}`;
 const RING = String.raw`M${N} ${N}(?:L${N} ${N})+Z`;
 const PATH = String.raw`<path d="(?:${RING})+" fill="#000" fill-rule="evenodd"/>\n`;
 const CUTTING_SVG = new RegExp(
-  String.raw`^<svg xmlns="http://www\.w3\.org/2000/svg" viewBox="0 0 (${N}) (${N})" width="(${N})mm" height="(${N})mm">\n` +
+  String.raw`^<svg xmlns="http://www\.w3\.org/2000/svg" viewBox="0\.000 0\.000 (${N}) (${N})" width="(${N})mm" height="(${N})mm">\n` +
     String.raw`<g id="cutouts">\n(?:${PATH})*</g>\n</svg>\n$`,
 );
 
@@ -92,7 +92,7 @@ describe('cuttingSvg', () => {
 
   it('writes an empty group when there is nothing to cut', () => {
     expect(cuttingSvg(180, 12.5, [])).toBe(
-      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 180.000 12.500" width="180.000mm" height="12.500mm">\n' +
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0.000 0.000 180.000 12.500" width="180.000mm" height="12.500mm">\n' +
         '<g id="cutouts">\n</g>\n</svg>\n',
     );
   });

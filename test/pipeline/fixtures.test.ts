@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { submissionEnvelopeSchema } from '../../core/contract/submission.ts';
+import { designFixtures, type DesignFixture } from '../fixtures/pipeline/designs.ts';
+import { outcomeMismatches } from '../fixtures/pipeline/expectations.ts';
+import { checkFloors } from '../helpers/floors.ts';
+import { bearer, openJob, uploadPng } from '../helpers/flows.ts';
+import { removeDir, startService, type TestService } from '../helpers/service.ts';
+
+/**
+ * Every design fixture through the real pipeline (worker threads) on the real service: the
+ * status and findings it must get, where the findings point, and for every ready design the
+ * manufacturing floors measured independently on the cutting SVG (polygon offsets, no code
+ * shared with the pipeline).
+ */
+const limits = {
+  jobsPerHourPerIp: 100000,
+  globalJobsPerDay: 100000,
+  submissionsPerHourPerIp: 100000,
+  globalSubmissionsPerMinute: 100000,
+};
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startService({ config: { limits }, realPipeline: true });
+});
+afterAll(async () => {
+  await service.close();
+  removeDir(service.dir);
+});
+
+async function submit(fixture: DesignFixture) {
+  const { productType, lengthMm, widthMm } = fixture.job;
+  const job = await openJob(service, { productType, size: { lengthMm }, widthMm });
+  const response = await uploadPng(service, job, await fixture.png());
+  const body: any = await response.json();
+  return { job, response, body };
+}
+
+const CUTTING_SVG =
+  /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0\.000 0\.000 \d+\.\d{3} \d+\.\d{3}"[^>]*>\s*<g id="cutouts">(\s*<path d="(M-?\d+\.\d{3} -?\d+\.\d{3}(L-?\d+\.\d{3} -?\d+\.\d{3})*Z)+" fill="#000" fill-rule="evenodd"\/>)*\s*<\/g>\s*<\/svg>\s*$/;
+
+describe('design fixtures through the real pipeline', () => {
+  for (const fixture of designFixtures) {
+    it(`${fixture.name}: ${fixture.expect.status} ${[...fixture.expect.errors, ...fixture.expect.warnings].join(' ') || 'clean'}`, async () => {
+      const { job, response, body } = await submit(fixture);
+      expect(response.status, JSON.stringify(body.error ?? '')).not.toBeGreaterThanOrEqual(500);
+      expect(() => submissionEnvelopeSchema.parse(body)).not.toThrow();
+      const s = body.submission;
+      const observed = {
+        status: response.status,
+        errors: s.validation.errors,
+        warnings: s.validation.warnings,
+        geometry: s.geometry,
+      };
+      expect(outcomeMismatches(fixture.expect, observed), JSON.stringify(observed)).toEqual([]);
+      for (const f of [...s.validation.errors, ...s.validation.warnings]) {
+        expect(f.agent_instruction.length, f.code).toBeGreaterThan(20);
+        for (const l of f.locations ?? []) {
+          expect(l.x).toBeGreaterThanOrEqual(0);
+          expect(l.y).toBeGreaterThanOrEqual(0);
+        }
+      }
+      if (response.status !== 200) return;
+
+      const cut = await service.api(`/jobs/${job.id}/submissions/${s.no}/cutouts.svg`, { headers: bearer(job.secret) });
+      const svg = await cut.text();
+      expect(svg).toMatch(CUTTING_SVG);
+      expect(svg.match(/<path /g)?.length ?? 0).toBe(s.geometry.cuts);
+      const floors = checkFloors(svg, { minOpeningMm: 0.2, minMetalMm: 0.6 });
+      expect(
+        {
+          metalPieces: floors.metalPieces,
+          trappedIslands: floors.trappedIslands,
+          narrowOpenings: floors.openingsNarrowerThan,
+          thinMetal: floors.metalNarrowerThan,
+        },
+        fixture.name,
+      ).toEqual({ metalPieces: 1, trappedIslands: 0, narrowOpenings: [], thinMetal: [] });
+
+      const preview = await (
+        await service.api(`/jobs/${job.id}/submissions/${s.no}/preview.svg`, { headers: bearer(job.secret) })
+      ).text();
+      expect(preview).toContain('role="img"');
+      expect(preview).toContain('fill-rule="evenodd"');
+      expect(preview).toMatch(/<title>[^<]+<\/title>/);
+      expect(preview).not.toMatch(/<script|<style|href=/i);
+    }, 60_000);
+  }
+});
