@@ -93,7 +93,7 @@ const errors: Record<string, Template> = {
     instruction: `Widen each marked opening to at least ${mmPx(ctx.minOpeningMm, ctx)} along its whole length, or split it into separate openings.`,
   }),
   FEATURES_TOO_FINE: (f, ctx) => ({
-    message: `${n(Number(f.share) * 100, 0)} % of the open area is openings narrower than ${n(ctx.minOpeningMm)} mm: the drawing is too detailed for a ${n(f.lengthMm, 1)} x ${n(f.widthMm, 1)} mm piece.`,
+    message: `${n(Number(f.share) * 100, 0)} % of the open area is openings too small to cut (narrower than ${n(ctx.minOpeningMm)} mm, or under ${n(f.minAreaMm2, 3)} mm²): the drawing is too detailed for a ${n(f.lengthMm, 1)} x ${n(f.widthMm, 1)} mm piece.`,
     instruction: `Draw fewer, larger openings, each at least ${mmPx(ctx.minOpeningMm, ctx)} wide with bars at least ${mmPx(ctx.minMetalMm, ctx)} wide, or open a larger job.`,
   }),
   MATERIAL_DISCONNECTED: (f, ctx) => ({

@@ -8,7 +8,7 @@ export interface GateOptions {
   minOpeningMm: number;
   /** Openings smaller than this are specks, filled before anything else. */
   minOpeningAreaMm2: number;
-  /** When filling narrow openings would remove more than this share of the open area, refuse. */
+  /** When filling specks and narrow openings would remove more than this share of the open area, refuse. */
   fineShare: number;
 }
 
@@ -30,7 +30,8 @@ export function gateOpenings(raster: StripRaster, options: GateOptions, ctx: Fin
   const filled = new Uint8Array(air.count + 1);
   const removedAt = [];
   let openArea = 0;
-  let narrowArea = 0;
+  /** Open area that filling would remove: specks and openings narrower than the floor everywhere. */
+  let filledArea = 0;
   let specks = 0;
   let narrow = 0;
   for (let k = 1; k <= air.count; k++) {
@@ -38,22 +39,23 @@ export function gateOpenings(raster: StripRaster, options: GateOptions, ctx: Fin
     const area = air.size[k]! * pxArea;
     openArea += area;
     if (area < options.minOpeningAreaMm2) specks++;
-    else if (verdict[k] === 'narrow') {
-      narrow++;
-      narrowArea += area;
-    } else continue;
+    else if (verdict[k] === 'narrow') narrow++;
+    else continue;
+    filledArea += area;
     filled[k] = 1;
     removedAt.push(locate(boxes[k]!, raster, options.minOpeningMm));
   }
   const warnings: Finding[] = [];
   const errors: Finding[] = [];
-  if (openArea > 0 && narrowArea / openArea > options.fineShare) {
+  if (openArea > 0 && filledArea / openArea > options.fineShare) {
     const facts = {
-      share: narrowArea / openArea,
+      share: filledArea / openArea,
       lengthMm: raster.w * raster.mmPerPxX,
       widthMm: raster.h * raster.mmPerPxY,
+      minAreaMm2: options.minOpeningAreaMm2,
     };
-    errors.push(finding('FEATURES_TOO_FINE', facts, ctx));
+    const locations = removedAt.slice(0, MAX_LOCATIONS);
+    errors.push(finding('FEATURES_TOO_FINE', facts, ctx, { locations }));
     return { warnings, errors };
   }
   const pinchesInKeptOpenings = survey.pinches.filter((box) => {
