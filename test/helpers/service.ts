@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../core/clock.ts';
 import { silentLogger } from '../../core/logger.ts';
+import type { Pipeline } from '../../core/pipeline/types.ts';
 import { cryptoRandomness } from '../../core/randomness.ts';
 import { API_BASE_PATH } from '../../core/urls.ts';
 import type { RunSettings } from '../../http/env.ts';
@@ -15,6 +16,8 @@ export const DEFAULT_ADDRESS = '203.0.113.10';
 export interface TestServiceOptions {
   /** Run the real image pipeline (worker threads) instead of the scripted stand-in. */
   realPipeline?: boolean;
+  /** Run this pipeline instead (for example a worker pool with a worker that hangs). */
+  pipelineFn?: Pipeline;
   config?: object;
   apiEnabled?: boolean;
   trustProxy?: boolean;
@@ -60,7 +63,7 @@ export async function startService(options: TestServiceOptions = {}): Promise<Te
     clock,
     random: cryptoRandomness,
     log: silentLogger,
-    ...(options.realPipeline ? {} : { pipeline: pipeline.run }),
+    ...(options.realPipeline ? {} : { pipeline: options.pipelineFn ?? pipeline.run }),
   });
   const fetch = (path: string, init: RequestInit = {}, address = DEFAULT_ADDRESS) =>
     Promise.resolve(
