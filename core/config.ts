@@ -66,6 +66,13 @@ export const configSchema = z.strictObject({
   }),
   pricing: z.strictObject({ currency: z.string(), vatIncluded: z.boolean(), note: z.string() }),
   approvalPage: z.strictObject({ language: z.literal('he'), note: z.string() }),
+  /** The people's site; not part of the agent contract, so not published in capabilities. */
+  site: z.strictObject({
+    signInPerHourPerAddress: count,
+    signInPerHourPerEmail: count,
+    sessionTtlDays: positive,
+    minPasswordLength: z.number().int().min(8),
+  }),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -145,6 +152,7 @@ export const defaultConfig: Config = {
     language: 'he',
     note: 'The approval page is in Hebrew (right-to-left). Tell the person so when you give them the link.',
   },
+  site: { signInPerHourPerAddress: 30, signInPerHourPerEmail: 10, sessionTtlDays: 30, minPasswordLength: 8 },
 };
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

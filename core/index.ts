@@ -1,5 +1,8 @@
 import { buildCapabilities, type Capabilities } from './capabilities.ts';
 import type { Config } from './config.ts';
+import { sessionAccount, signIn, signOut, signUp, type Credentials } from './handoff/accounts.ts';
+import { adopt, approvalByToken, decline, designForAccount } from './handoff/approval.ts';
+import type { ApprovalView, DesignView, SessionAccount, SignedIn } from './handoff/types.ts';
 import type { Job } from './contract/job.ts';
 import type { Submission } from './contract/submission.ts';
 import type { CoreDeps } from './deps.ts';
@@ -29,6 +32,20 @@ export interface Core {
   submit(job: JobRow, png: Uint8Array, clientAddress: string): Promise<Result<SubmissionAnswer>>;
   readSubmission(job: JobRow, no: string): Promise<Result<Submission>>;
   readSubmissionFile(job: JobRow, no: string, file: SubmissionFile): Promise<Result<string>>;
+  /** The approval page's content; undefined for unknown, cancelled or expired links. */
+  approvalByToken(token: string): Promise<ApprovalView | undefined>;
+  adopt(
+    token: string,
+    submissionNo: unknown,
+    accountId: string,
+  ): Promise<Result<{ designId: string; created: boolean }>>;
+  decline(token: string): Promise<Result<void>>;
+  signUp(input: Credentials): Promise<Result<SignedIn>>;
+  signIn(input: Credentials): Promise<Result<SignedIn>>;
+  signOut(sessionToken: string): Promise<void>;
+  /** The signed-in account, none, or AUTH_UNAVAILABLE when the session store cannot answer. */
+  sessionAccount(sessionToken: string | undefined): Promise<Result<SessionAccount | undefined>>;
+  designForAccount(designId: string, accountId: string): Promise<DesignView | undefined>;
 }
 
 export async function createCore(options: CoreOptions): Promise<Core> {
@@ -46,6 +63,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     submit: (job, png, clientAddress) => submitDesign(deps, job, png, clientAddress),
     readSubmission: (job, no) => readSubmission(deps, job, no),
     readSubmissionFile: (job, no, file) => readSubmissionFile(deps, job, no, file),
+    approvalByToken: (token) => approvalByToken(deps, token),
+    adopt: (token, submissionNo, accountId) => adopt(deps, token, submissionNo, accountId),
+    decline: (token) => decline(deps, token),
+    signUp: (input) => signUp(deps, input),
+    signIn: (input) => signIn(deps, input),
+    signOut: (token) => signOut(deps, token),
+    sessionAccount: (token) => sessionAccount(deps, token),
+    designForAccount: (designId, accountId) => designForAccount(deps, designId, accountId),
   };
 }
 

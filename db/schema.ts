@@ -73,3 +73,49 @@ export const serverKeys = sqliteTable('server_keys', {
 
 export type JobRow = typeof jobs.$inferSelect;
 export type SubmissionRow = typeof submissions.$inferSelect;
+
+/** People's accounts on the site (approval page). Passwords are stored as scrypt hashes only. */
+export const accounts = sqliteTable('accounts', {
+  id: text('id').primaryKey(),
+  /** Lower-cased, trimmed. */
+  email: text('email').notNull().unique(),
+  passwordHash: text('password_hash').notNull(),
+  createdAt: integer('created_at').notNull(),
+});
+
+/** Site sessions: the cookie holds a random token; only its SHA-256 is stored. */
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [index('sessions_account').on(t.accountId)],
+);
+
+/** A design copied into a person's account when they approve a job (one per job). */
+export const designs = sqliteTable(
+  'designs',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    jobId: text('job_id').notNull().unique(),
+    submissionNo: integer('submission_no').notNull(),
+    productType: text('product_type', { enum: ['bracelet', 'ring'] }).notNull(),
+    geometry: text('geometry', { mode: 'json' }).notNull(),
+    price: text('price', { mode: 'json' }).notNull(),
+    cutoutsSvg: text('cutouts_svg').notNull(),
+    previewSvg: text('preview_svg').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('designs_account').on(t.accountId)],
+);
+
+export type AccountRow = typeof accounts.$inferSelect;
+export type DesignRow = typeof designs.$inferSelect;

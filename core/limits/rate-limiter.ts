@@ -14,12 +14,15 @@ export type BucketName =
   | 'submissionsPerHourPerIp'
   | 'globalSubmissionsPerMinute'
   | 'globalSubmissionsPerDay'
-  | 'adoptsPerHourPerAccount';
+  | 'adoptsPerHourPerAccount'
+  | 'signInPerHourPerAddress'
+  | 'signInPerHourPerEmail';
 
 type Window = 'minute' | 'hour' | 'utcDay';
 
 interface BucketSpec {
   window: Window;
+  limit: (config: Config) => number;
   /** Read out in the 429's message. */
   label: string;
   /** What a request of this bucket is, for the instruction. */
@@ -27,24 +30,54 @@ interface BucketSpec {
 }
 
 const specs: Record<BucketName, BucketSpec> = {
-  jobsPerHourPerIp: { window: 'hour', label: 'job creations per IP address per hour', request: 'POST /jobs' },
-  globalJobsPerDay: { window: 'utcDay', label: 'job creations per UTC day for all callers', request: 'POST /jobs' },
+  jobsPerHourPerIp: {
+    window: 'hour',
+    limit: (c) => c.limits.jobsPerHourPerIp,
+    label: 'job creations per IP address per hour',
+    request: 'POST /jobs',
+  },
+  globalJobsPerDay: {
+    window: 'utcDay',
+    limit: (c) => c.limits.globalJobsPerDay,
+    label: 'job creations per UTC day for all callers',
+    request: 'POST /jobs',
+  },
   submissionsPerHourPerIp: {
     window: 'hour',
+    limit: (c) => c.limits.submissionsPerHourPerIp,
     label: 'submission uploads per IP address per sliding hour',
     request: 'upload',
   },
   globalSubmissionsPerMinute: {
     window: 'minute',
+    limit: (c) => c.limits.globalSubmissionsPerMinute,
     label: 'submission uploads per minute for all callers',
     request: 'upload',
   },
   globalSubmissionsPerDay: {
     window: 'utcDay',
+    limit: (c) => c.limits.globalSubmissionsPerDay,
     label: 'submission uploads per UTC day for all callers',
     request: 'upload',
   },
-  adoptsPerHourPerAccount: { window: 'hour', label: 'approvals per account per hour', request: 'approval' },
+  adoptsPerHourPerAccount: {
+    window: 'hour',
+    limit: (c) => c.limits.adoptsPerHourPerAccount,
+    label: 'approvals per account per hour',
+    request: 'approval',
+  },
+  signInPerHourPerAddress: {
+    window: 'hour',
+    limit: (c) => c.site.signInPerHourPerAddress,
+    label: 'sign-in attempts per address per hour',
+    request: 'sign-in',
+  },
+  signInPerHourPerEmail: {
+    window: 'hour',
+    limit: (c) => c.site.signInPerHourPerEmail,
+    label: 'sign-in attempts per email per hour',
+    request: 'sign-in',
+  },
 };
 
 const FAIL_CLOSED_RETRY_SEC = 30;
@@ -55,6 +88,8 @@ export interface RateLimiter {
   /** Submission POSTs: per-IP sliding hour, then global per minute, then global per day. */
   submission(clientAddress: string): Promise<Result<void>>;
   adopt(accountId: string): Promise<Result<void>>;
+  /** Sign-in attempts, per address then per email (keyed hashes, never the values). */
+  signIn(clientAddress: string, email: string): Promise<Result<void>>;
 }
 
 /**
@@ -83,7 +118,7 @@ export function createRateLimiter(deps: {
             .select({ n: count() })
             .from(rateHits)
             .where(and(eq(rateHits.bucket, key), gt(rateHits.at, since)));
-          if ((row?.n ?? 0) >= config.limits[name]) return name;
+          if ((row?.n ?? 0) >= specs[name].limit(config)) return name;
           await tx.insert(rateHits).values({ bucket: key, at: now });
         }
         return undefined;
@@ -105,7 +140,7 @@ export function createRateLimiter(deps: {
     const spec = specs[name];
     const retryAfterSec = retryAfter(spec.window, now);
     return coreError('RATE_LIMITED', {
-      message: `Rate limit ${name} reached: at most ${config.limits[name]} ${spec.label}.`,
+      message: `Rate limit ${name} reached: at most ${spec.limit(config)} ${spec.label}.`,
       agent_instruction: `Wait ${retryAfterSec} seconds before the next ${spec.request} request; do not retry sooner.`,
       retryAfterSec,
     });
@@ -126,6 +161,11 @@ export function createRateLimiter(deps: {
         { name: 'globalSubmissionsPerDay', scope: '*' },
       ]),
     adopt: (accountId) => take([{ name: 'adoptsPerHourPerAccount', scope: accountId }]),
+    signIn: (clientAddress, email) =>
+      take([
+        { name: 'signInPerHourPerAddress', scope: address(clientAddress) },
+        { name: 'signInPerHourPerEmail', scope: keyedHash('email', email).slice(0, 32) },
+      ]),
   };
 }
 

@@ -1,0 +1,91 @@
+import { and, eq, gt } from 'drizzle-orm';
+import { accounts, sessions } from '../../db/schema.ts';
+import { DAY } from '../clock.ts';
+import type { CoreDeps } from '../deps.ts';
+import { coreError, invalidRequest } from '../errors.ts';
+import { sha256Hex } from '../jobs/secrets.ts';
+import { err, ok, type Result } from '../result.ts';
+import { DECOY_PASSWORD_HASH, hashPassword, verifyPassword } from './passwords.ts';
+import type { SessionAccount, SignedIn } from './types.ts';
+
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,}$/;
+/** The same words for a wrong email and a wrong password: no answer reveals an account. */
+const WRONG_CREDENTIALS = 'Email or password is incorrect.';
+
+export interface Credentials {
+  email: string;
+  password: string;
+  clientAddress: string;
+}
+
+const normalise = (email: string): string => email.trim().toLowerCase();
+
+export async function signUp(deps: CoreDeps, input: Credentials): Promise<Result<SignedIn>> {
+  const email = normalise(input.email);
+  if (!EMAIL.test(email)) return err(invalidRequest('Enter a valid email address.'));
+  const { minPasswordLength } = deps.config.site;
+  if (input.password.length < minPasswordLength || input.password.length > 1024) {
+    return err(invalidRequest(`The password must be at least ${minPasswordLength} characters long.`));
+  }
+  const limited = await deps.limiter.signIn(input.clientAddress, email);
+  if (!limited.ok) return limited;
+  const id = deps.random.uuid();
+  const passwordHash = await hashPassword(input.password, deps.random);
+  const created = await deps.db.write(async (tx) => {
+    const result = await tx
+      .insert(accounts)
+      .values({ id, email, passwordHash, createdAt: deps.clock.now() })
+      .onConflictDoNothing({ target: accounts.email });
+    return result.rowsAffected === 1;
+  });
+  // An existing address gets the same answer as any other refusal, so sign-up reveals no account.
+  if (!created) return err(invalidRequest('This account could not be created. Try signing in instead.'));
+  return ok({ accountId: id, email, sessionToken: await startSession(deps, id) });
+}
+
+export async function signIn(deps: CoreDeps, input: Credentials): Promise<Result<SignedIn>> {
+  const email = normalise(input.email);
+  const limited = await deps.limiter.signIn(input.clientAddress, email);
+  if (!limited.ok) return limited;
+  const [account] = await deps.db.orm.select().from(accounts).where(eq(accounts.email, email));
+  const matches = await verifyPassword(input.password, account?.passwordHash ?? DECOY_PASSWORD_HASH);
+  if (!account || !matches) return err(invalidRequest(WRONG_CREDENTIALS));
+  return ok({ accountId: account.id, email, sessionToken: await startSession(deps, account.id) });
+}
+
+async function startSession(deps: CoreDeps, accountId: string): Promise<string> {
+  const token = Buffer.from(deps.random.bytes(32)).toString('base64url');
+  const now = deps.clock.now();
+  await deps.db.write((tx) =>
+    tx.insert(sessions).values({
+      tokenHash: sha256Hex(token),
+      accountId,
+      createdAt: now,
+      expiresAt: now + deps.config.site.sessionTtlDays * DAY,
+    }),
+  );
+  return token;
+}
+
+/** The signed-in account, none, or AUTH_UNAVAILABLE when the session store cannot answer. */
+export async function sessionAccount(
+  deps: CoreDeps,
+  token: string | undefined,
+): Promise<Result<SessionAccount | undefined>> {
+  if (!token || token.length > 200) return ok(undefined);
+  try {
+    const [row] = await deps.db.orm
+      .select({ accountId: accounts.id, email: accounts.email })
+      .from(sessions)
+      .innerJoin(accounts, eq(accounts.id, sessions.accountId))
+      .where(and(eq(sessions.tokenHash, sha256Hex(token)), gt(sessions.expiresAt, deps.clock.now())));
+    return ok(row);
+  } catch (cause) {
+    deps.log.error({ msg: 'session store unreachable', err: String(cause) });
+    return err(coreError('AUTH_UNAVAILABLE'));
+  }
+}
+
+export async function signOut(deps: CoreDeps, token: string): Promise<void> {
+  await deps.db.write((tx) => tx.delete(sessions).where(eq(sessions.tokenHash, sha256Hex(token))));
+}

@@ -1,0 +1,199 @@
+import { and, eq, gt } from 'drizzle-orm';
+import { designs, jobs, type JobRow } from '../../db/schema.ts';
+import type { Price } from '../contract/job.ts';
+import type { Geometry } from '../contract/submission.ts';
+import type { CoreDeps } from '../deps.ts';
+import { coreError, invalidRequest, type CoreError } from '../errors.ts';
+import { findSubmission } from '../jobs/job-store.ts';
+import { declinedLifetimeEnd, effectiveStatus } from '../jobs/job-state.ts';
+import { err, ok, type Result } from '../result.ts';
+import { APPROVAL_TOKEN_PATTERN } from './approval-token.ts';
+import type { ApprovalView, DesignView } from './types.ts';
+
+const noSuchLink = (): CoreError => coreError('NOT_FOUND', { message: 'No such approval link.' });
+const nothingToApprove = (): CoreError => coreError('NOT_FOUND', { message: 'Nothing to approve on this link.' });
+
+async function jobByToken(deps: CoreDeps, token: string): Promise<JobRow | undefined> {
+  if (!APPROVAL_TOKEN_PATTERN.test(token)) return undefined;
+  const [job] = await deps.db.orm.select().from(jobs).where(eq(jobs.approvalToken, token));
+  return job;
+}
+
+async function designOfJob(deps: CoreDeps, jobId: string) {
+  const [design] = await deps.db.orm.select().from(designs).where(eq(designs.jobId, jobId));
+  return design;
+}
+
+/** The approval page's content, or nothing (the site's 404) for unknown, cancelled or expired links. */
+export async function approvalByToken(deps: CoreDeps, token: string): Promise<ApprovalView | undefined> {
+  const job = await jobByToken(deps, token);
+  if (!job || !job.approvalStatus || job.currentSubmissionNo === null) return undefined;
+  const status = effectiveStatus(job, deps.clock.now());
+  if (status === 'cancelled' || status === 'expired' || status === 'open') return undefined;
+  const submission = await findSubmission(deps.db.orm, job.id, job.currentSubmissionNo);
+  if (!submission || submission.status !== 'ready' || !submission.previewSvg || !submission.geometry) return undefined;
+  const view: ApprovalView = {
+    token,
+    status: job.approvalStatus,
+    productType: job.productType,
+    submissionNo: submission.no,
+    geometry: submission.geometry as Geometry,
+    price: job.price as Price,
+    previewSvg: submission.previewSvg,
+    expiresAt: job.expiresAt,
+  };
+  if (status === 'approved') {
+    const design = await designOfJob(deps, job.id);
+    if (design) view.approvedBy = { accountId: design.accountId, designId: design.id };
+  }
+  return view;
+}
+
+/**
+ * `POST /handoff/{token}/decline`: a ready job becomes declined (its lifetime shortened to
+ * 24 hours) by a compare-and-set; a repeat is answered as done; an approved job is locked.
+ */
+export async function decline(deps: CoreDeps, token: string): Promise<Result<void>> {
+  const job = await jobByToken(deps, token);
+  if (!job) return err(noSuchLink());
+  const now = deps.clock.now();
+  const changed = await deps.db.write(async (tx) => {
+    const result = await tx
+      .update(jobs)
+      .set({
+        status: 'declined',
+        approvalStatus: 'declined',
+        declinedAt: now,
+        expiresAt: declinedLifetimeEnd(job, now, deps.config),
+      })
+      .where(and(eq(jobs.id, job.id), eq(jobs.status, 'ready'), gt(jobs.expiresAt, now)));
+    return result.rowsAffected === 1;
+  });
+  if (changed) return ok(undefined);
+  const current = (await jobByToken(deps, token)) ?? job;
+  const status = effectiveStatus(current, now);
+  if (status === 'declined') return ok(undefined);
+  if (status === 'approved') return err(coreError('JOB_LOCKED'));
+  return err(noSuchLink());
+}
+
+/**
+ * `POST /handoff/{token}/adopt` for a signed-in account: the design is copied into the account
+ * and the job locked, in one transaction whose compare-and-set is pinned to the submission on
+ * the page. If a newer passing submission landed first, nothing is created.
+ */
+export async function adopt(
+  deps: CoreDeps,
+  token: string,
+  submissionNo: unknown,
+  accountId: string,
+): Promise<Result<{ designId: string; created: boolean }>> {
+  const limited = await deps.limiter.adopt(accountId);
+  if (!limited.ok) return limited;
+  if (typeof submissionNo !== 'number' || !Number.isInteger(submissionNo) || submissionNo < 1 || submissionNo > 9999) {
+    return err(invalidRequest('Field "submissionNo" must be the integer shown on the page (1 to 9999).'));
+  }
+  const job = await jobByToken(deps, token);
+  if (!job) return err(noSuchLink());
+  const early = await refusalFor(deps, job, submissionNo, accountId);
+  if (early) return early;
+
+  const recheck = dimensionsStillPass(deps, job);
+  if (recheck) return err(recheck);
+  const submission = await findSubmission(deps.db.orm, job.id, submissionNo);
+  if (!submission || submission.status !== 'ready' || !submission.cutoutsSvg || !submission.previewSvg) {
+    return err(nothingToApprove());
+  }
+  const designId = deps.random.uuid();
+  const now = deps.clock.now();
+  const created = await deps.db.write(async (tx) => {
+    const locked = await tx
+      .update(jobs)
+      .set({ status: 'approved', approvalStatus: 'approved' })
+      .where(
+        and(
+          eq(jobs.id, job.id),
+          eq(jobs.status, 'ready'),
+          eq(jobs.currentSubmissionNo, submissionNo),
+          gt(jobs.expiresAt, now),
+        ),
+      );
+    if (locked.rowsAffected !== 1) return false;
+    await tx.insert(designs).values({
+      id: designId,
+      accountId,
+      jobId: job.id,
+      submissionNo,
+      productType: job.productType,
+      geometry: submission.geometry,
+      price: job.price,
+      cutoutsSvg: submission.cutoutsSvg!,
+      previewSvg: submission.previewSvg!,
+      createdAt: now,
+    });
+    return true;
+  });
+  if (created) return ok({ designId, created: true });
+  // Someone else's write came first: answer as the job now stands.
+  const current = (await jobByToken(deps, token)) ?? job;
+  return (await refusalFor(deps, current, submissionNo, accountId)) ?? err(coreError('SUBMISSION_SUPERSEDED'));
+}
+
+/** The answer decided by the job's state alone, or nothing when the adopt may go ahead. */
+async function refusalFor(
+  deps: CoreDeps,
+  job: JobRow,
+  submissionNo: number,
+  accountId: string,
+): Promise<Result<{ designId: string; created: boolean }> | undefined> {
+  const status = effectiveStatus(job, deps.clock.now());
+  if (status === 'approved') {
+    const design = await designOfJob(deps, job.id);
+    if (design?.accountId === accountId) return ok({ designId: design.id, created: false });
+    return err(coreError('ALREADY_APPROVED'));
+  }
+  if (status !== 'ready') return err(status === 'declined' || status === 'open' ? nothingToApprove() : noSuchLink());
+  if (job.currentSubmissionNo !== submissionNo) {
+    return err(
+      coreError('SUBMISSION_SUPERSEDED', {
+        message: `Submission ${submissionNo} is no longer the current design; submission ${job.currentSubmissionNo} replaced it.`,
+      }),
+    );
+  }
+  return undefined;
+}
+
+/** The re-validation on adopt: the job's dimensions must still pass today's product limits. */
+function dimensionsStillPass(deps: CoreDeps, job: JobRow): CoreError | undefined {
+  const range = deps.config.products[job.productType].lengthRangeMm;
+  if (job.lengthMm < range.min || job.lengthMm > range.max) {
+    return coreError('LENGTH_OUT_OF_RANGE', {
+      message: `The blank length ${job.lengthMm} mm is no longer inside the ${job.productType} range ${range.min}-${range.max} mm.`,
+    });
+  }
+  return undefined;
+}
+
+export async function designForAccount(
+  deps: CoreDeps,
+  designId: string,
+  accountId: string,
+): Promise<DesignView | undefined> {
+  const [row] = await deps.db.orm
+    .select()
+    .from(designs)
+    .where(and(eq(designs.id, designId), eq(designs.accountId, accountId)));
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    accountId: row.accountId,
+    jobId: row.jobId,
+    submissionNo: row.submissionNo,
+    productType: row.productType,
+    geometry: row.geometry as Geometry,
+    price: row.price as Price,
+    previewSvg: row.previewSvg,
+    cutoutsSvg: row.cutoutsSvg,
+    createdAt: row.createdAt,
+  };
+}

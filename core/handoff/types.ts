@@ -1,0 +1,50 @@
+import type { ProductType } from '../config.ts';
+import type { Price } from '../contract/job.ts';
+import type { Geometry } from '../contract/submission.ts';
+
+/** What the approval page shows for a live link. */
+export interface ApprovalView {
+  token: string;
+  status: 'pending' | 'approved' | 'declined';
+  productType: ProductType;
+  /** The submission on the page: the job's current ready one (the approved one once approved). */
+  submissionNo: number;
+  geometry: Geometry;
+  price: Price;
+  /** The stored preview silhouette (self-contained SVG, role="img"). */
+  previewSvg: string;
+  /** Milliseconds since the epoch: when the link stops working. */
+  expiresAt: number;
+  /** Set once approved: who approved it, to send that person to their design. */
+  approvedBy?: { accountId: string; designId: string };
+}
+
+/** A design in a person's account. */
+export interface DesignView {
+  id: string;
+  accountId: string;
+  jobId: string;
+  submissionNo: number;
+  productType: ProductType;
+  geometry: Geometry;
+  price: Price;
+  previewSvg: string;
+  cutoutsSvg: string;
+  createdAt: number;
+}
+
+export interface SignedIn {
+  accountId: string;
+  email: string;
+  /** The session cookie's value: shown once, stored only as a hash. */
+  sessionToken: string;
+}
+
+export interface SessionAccount {
+  accountId: string;
+  email: string;
+}
+
+/** Name of the site's session cookie (HttpOnly, SameSite=Lax, Secure on https). */
+export const SESSION_COOKIE = 'jds';
+export const SESSION_TTL_DAYS = 30;
