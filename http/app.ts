@@ -4,6 +4,8 @@ import { coreError, noSuchEndpoint } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import { API_BASE_PATH } from '../core/urls.ts';
 import { notFoundPage, registerWebRoutes } from '../web/index.ts';
+import { clientAddress } from './client-address.ts';
+import { requestAccount } from './handoff.ts';
 import { errorResponse } from './respond.ts';
 import { apiRoutes } from './routes/index.ts';
 import type { RouteEnv } from './route.ts';
@@ -17,6 +19,13 @@ export interface AppOptions {
 
 const API_CATALOG_PATH = '/.well-known/api-catalog';
 
+/** A top-level page load: the browser says so (Sec-Fetch-Mode), or asks for HTML first. */
+function isBrowserNavigation(c: Context): boolean {
+  const mode = c.req.header('sec-fetch-mode');
+  if (mode) return mode === 'navigate';
+  return (c.req.header('accept') ?? '').startsWith('text/html');
+}
+
 const isApiPath = (path: string): boolean => path === API_BASE_PATH || path.startsWith(`${API_BASE_PATH}/`);
 
 /** The whole service as one hono app: the v1 API under its base, the site's pages beside it. */
@@ -28,6 +37,15 @@ export function createApp(options: AppOptions): Hono {
     // Switched off: the API and its catalogue are indistinguishable from unknown site paths.
     if (!options.apiEnabled && (isApiPath(c.req.path) || c.req.path === API_CATALOG_PATH)) return notFoundPage();
     await next();
+  });
+
+  // A person who follows an API link in a browser is sent home (or shown the 404 page when
+  // signed in): the API is for HTTP clients. Only page loads count, never fetches or agents.
+  app.use('/api/*', async (c, next) => {
+    if ((c.req.method !== 'GET' && c.req.method !== 'HEAD') || !isBrowserNavigation(c)) return next();
+    const session = await requestAccount(c, options.core);
+    if (session.ok && session.account) return notFoundPage();
+    return new Response(null, { status: 302, headers: { location: '/', 'cache-control': 'no-store' } });
   });
 
   const methodsByPath = new Map<string, string[]>();
@@ -43,7 +61,10 @@ export function createApp(options: AppOptions): Hono {
   app.all(API_BASE_PATH, (c) => errorResponse(c, noSuchEndpoint()));
   app.all(`${API_BASE_PATH}/*`, (c) => errorResponse(c, noSuchEndpoint()));
 
-  registerWebRoutes(app);
+  registerWebRoutes(app, options.core, {
+    apiEnabled: options.apiEnabled,
+    clientAddress: (c) => clientAddress(c, options.trustProxy),
+  });
   app.notFound(() => notFoundPage());
 
   app.onError((error, c: Context) => {

@@ -1,6 +1,8 @@
+import { adoptDesign } from './adopt-design.ts';
 import { cancelJob } from './cancel-job.ts';
 import { createJob } from './create-job.ts';
 import { createSubmission } from './create-submission.ts';
+import { declineDesign } from './decline-design.ts';
 import { getCapabilities } from './get-capabilities.ts';
 import { getJob } from './get-job.ts';
 import { getSubmission } from './get-submission.ts';
@@ -16,4 +18,6 @@ export const apiRoutes = [
   getSubmission,
   getCutoutsSvg,
   getPreviewSvg,
+  adoptDesign,
+  declineDesign,
 ];

@@ -1,0 +1,32 @@
+import type { Context } from 'hono';
+import { getCookie } from 'hono/cookie';
+import type { CoreError } from '../core/errors.ts';
+import { SESSION_COOKIE, type SessionAccount } from '../core/handoff/types.ts';
+import type { Core } from '../core/index.ts';
+import { mediaType } from './read-body.ts';
+
+/** The approval page posts plain HTML forms; everyone else sends JSON (decisions §5). */
+export const isFormPost = (c: Context): boolean =>
+  mediaType(c.req.header('content-type')) === 'application/x-www-form-urlencoded';
+
+/** A request from another site is treated as having no session (its cookie is not trusted). */
+export function fromOurSite(c: Context, siteUrl: string): boolean {
+  const origin = c.req.header('origin');
+  return origin === undefined || origin === new URL(siteUrl).origin;
+}
+
+/** The signed-in account behind the request's session cookie, if the request may use it. */
+export async function requestAccount(
+  c: Context,
+  core: Core,
+): Promise<{ ok: true; account: SessionAccount | undefined } | { ok: false; error: CoreError }> {
+  if (!fromOurSite(c, core.urls.siteUrl)) return { ok: true, account: undefined };
+  const result = await core.sessionAccount(getCookie(c, SESSION_COOKIE));
+  return result.ok ? { ok: true, account: result.value } : { ok: false, error: result.error };
+}
+
+/** Where a form post lands: back on the approval page, with the refusal's code when there is one. */
+export const backToPage = (token: string, code?: string): string =>
+  `/a/${encodeURIComponent(token)}${code ? `?e=${encodeURIComponent(code)}` : ''}`;
+
+export const seeOther = (location: string): Response => new Response(null, { status: 303, headers: { location } });

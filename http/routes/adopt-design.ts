@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { invalidRequest } from '../../core/errors.ts';
+import { backToPage, isFormPost, requestAccount, seeOther } from '../handoff.ts';
+import { readJsonText } from '../read-body.ts';
+import { defineRoute } from '../route.ts';
+import { errorResponse, json } from '../respond.ts';
+import { coreError } from '../../core/errors.ts';
+
+const adoptBody = z.strictObject({ submissionNo: z.unknown() });
+
+/** `POST /handoff/{token}/adopt`: the approval page's approve button. */
+export const adoptDesign = defineRoute({
+  method: 'POST',
+  path: '/handoff/:token/adopt',
+  async handle(c, { core }) {
+    const token = c.req.param('token') ?? '';
+    const form = isFormPost(c);
+    const session = await requestAccount(c, core);
+    if (!session.ok) return form ? seeOther(backToPage(token, session.error.code)) : errorResponse(c, session.error);
+    if (!session.account) {
+      if (form) return seeOther(`/signin?next=${encodeURIComponent(backToPage(token))}`);
+      return errorResponse(c, coreError('ACCOUNT_REQUIRED'));
+    }
+    const submissionNo = form ? await formSubmissionNo(c.req.raw) : await jsonSubmissionNo(c.req.raw);
+    if (!submissionNo.ok)
+      return form ? seeOther(backToPage(token, 'INVALID_REQUEST')) : errorResponse(c, submissionNo.error);
+    const result = await core.adopt(token, submissionNo.value, session.account.accountId);
+    if (form) return seeOther(result.ok ? `/designs/${result.value.designId}` : backToPage(token, result.error.code));
+    if (!result.ok) return errorResponse(c, result.error);
+    return json(c, result.value.created ? 201 : 200, { designId: result.value.designId });
+  },
+});
+
+async function formSubmissionNo(request: Request) {
+  const form = await request.formData().catch(() => undefined);
+  const text = form?.get('submissionNo');
+  if (typeof text !== 'string' || !/^[0-9]{1,4}$/.test(text)) {
+    return { ok: false as const, error: invalidRequest('Field "submissionNo" must be an integer.') };
+  }
+  return { ok: true as const, value: Number(text) };
+}
+
+async function jsonSubmissionNo(request: Request) {
+  const text = await readJsonText(request, 4096);
+  if (!text.ok) return text;
+  let value: unknown;
+  try {
+    value = JSON.parse(text.value);
+  } catch {
+    return { ok: false as const, error: invalidRequest('The request body is not valid JSON.') };
+  }
+  const parsed = adoptBody.safeParse(value);
+  if (!parsed.success || parsed.data.submissionNo === undefined) {
+    return {
+      ok: false as const,
+      error: invalidRequest('The body must be {"submissionNo": integer} and nothing else.'),
+    };
+  }
+  return { ok: true as const, value: parsed.data.submissionNo };
+}
