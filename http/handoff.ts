@@ -9,10 +9,16 @@ import { mediaType } from './read-body.ts';
 export const isFormPost = (c: Context): boolean =>
   mediaType(c.req.header('content-type')) === 'application/x-www-form-urlencoded';
 
-/** A request from another site is treated as having no session (its cookie is not trusted). */
+/**
+ * A request from another site is treated as having no session (its cookie is not trusted).
+ * Browsers say where a request came from in Sec-Fetch-Site; without it, Origin decides. Our
+ * pages send no referrer, so a browser's own form post may carry `Origin: null`.
+ */
 export function fromOurSite(c: Context, siteUrl: string): boolean {
+  const site = c.req.header('sec-fetch-site');
+  if (site) return site === 'same-origin';
   const origin = c.req.header('origin');
-  return origin === undefined || origin === new URL(siteUrl).origin;
+  return origin === undefined || origin === 'null' || origin === new URL(siteUrl).origin;
 }
 
 /** The signed-in account behind the request's session cookie, if the request may use it. */

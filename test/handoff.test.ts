@@ -101,7 +101,22 @@ describe('POST /handoff/{token}/adopt', () => {
     );
     expect([crossSite.status, crossSite.code]).toEqual([401, 'ACCOUNT_REQUIRED']);
     expect((await errorOf(await adopt(job.token, { submissionNo: 1 }, 'not-a-session'))).code).toBe('ACCOUNT_REQUIRED');
+    const fetchedCrossSite = await adopt(job.token, { submissionNo: 1 }, session, {
+      'sec-fetch-site': 'cross-site',
+      origin: 'null',
+    });
+    expect((await errorOf(fetchedCrossSite)).code).toBe('ACCOUNT_REQUIRED');
     expect((await getJob(service, job)).status).toBe('ready');
+  });
+
+  it("accepts the page's own post, which a no-referrer page sends with Origin: null", async () => {
+    const job = await readyJob();
+    const session = await account('dana@example.com');
+    const response = await adopt(job.token, { submissionNo: 1 }, session, {
+      'sec-fetch-site': 'same-origin',
+      origin: 'null',
+    });
+    expect(response.status).toBe(201);
   });
 
   it('answers 409 SUBMISSION_SUPERSEDED for a submission that is not the current ready one', async () => {

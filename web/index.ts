@@ -1,10 +1,37 @@
 import type { Hono } from 'hono';
-import { homePage } from './pages/home.ts';
+import { bodyLimit } from 'hono/body-limit';
+import type { Core } from '../core/index.ts';
+import type { Web, WebOptions } from './context.ts';
+import { approvalRoute } from './pages/approval.ts';
+import { designCutouts, designPage } from './pages/design.ts';
+import { homeRoute } from './pages/home.ts';
 import { notFoundPage } from './pages/not-found.ts';
+import { tooLargePage } from './pages/refused.ts';
+import { signInPage, signInSubmit } from './pages/sign-in.ts';
+import { signOutSubmit } from './pages/sign-out.ts';
+import { signUpPage, signUpSubmit } from './pages/sign-up.ts';
 
-/** The people's pages. Anything not matched falls through to the site's 404 page. */
-export function registerWebRoutes(app: Hono): void {
-  app.get('/', () => homePage());
+/** Sign-in forms are a few hundred bytes; anything much larger is not one of ours. */
+const FORM_LIMIT_BYTES = 16 * 1024;
+
+/**
+ * The people's pages: home, the approval page, sign-in / sign-up / sign-out and the person's
+ * designs. Anything not matched falls through to the site's 404 page (`notFoundPage`).
+ */
+export function registerWebRoutes(app: Hono, core: Core, options: WebOptions): void {
+  const web: Web = { core, ...options };
+  const form = bodyLimit({ maxSize: FORM_LIMIT_BYTES, onError: () => tooLargePage() });
+
+  app.get('/', (c) => homeRoute(c, web));
+  app.get('/a/:token', (c) => approvalRoute(c, web));
+  app.get('/signin', (c) => signInPage(c, web));
+  app.post('/signin', form, (c) => signInSubmit(c, web));
+  app.get('/signup', (c) => signUpPage(c, web));
+  app.post('/signup', form, (c) => signUpSubmit(c, web));
+  app.post('/signout', form, (c) => signOutSubmit(c, web));
+  app.get('/designs/:designId', (c) => designPage(c, web));
+  app.get('/designs/:designId/cutouts.svg', (c) => designCutouts(c, web));
 }
 
+export type { WebOptions };
 export { notFoundPage };

@@ -25,6 +25,8 @@ export interface TestServiceOptions {
   dir?: string;
   clock?: ManualClock;
   pipeline?: ScriptedPipeline;
+  /** The service's public origin (`SITE` unless given), e.g. a real loopback port for browser tests. */
+  siteUrl?: string;
 }
 
 export interface TestService extends Service {
@@ -50,7 +52,7 @@ export async function startService(options: TestServiceOptions = {}): Promise<Te
   }
   const settings: RunSettings = {
     port: 8787,
-    siteUrl: SITE,
+    siteUrl: options.siteUrl ?? SITE,
     databaseUrl: `file:${dbPath}`,
     databaseAuthToken: undefined,
     configFile,
@@ -67,7 +69,7 @@ export async function startService(options: TestServiceOptions = {}): Promise<Te
   });
   const fetch = (path: string, init: RequestInit = {}, address = DEFAULT_ADDRESS) =>
     Promise.resolve(
-      service.app.request(`${SITE}${path}`, init, {
+      service.app.request(`${options.siteUrl ?? SITE}${path}`, init, {
         incoming: { socket: { remoteAddress: address, remotePort: 40000, remoteFamily: 'IPv4' } },
       }),
     );

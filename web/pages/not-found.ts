@@ -1,12 +1,18 @@
-import { PAGE_HEADERS, page } from '../html.ts';
+import { escapeHtml, htmlResponse, page, type Viewer } from '../html.ts';
+import { he } from '../strings.ts';
 
-/** The site's own 404 page: unknown pages, the switched-off API, dead approval links. */
-export function notFoundPage(): Response {
-  const html = page(
-    'הדף לא נמצא',
-    `<h1>הדף לא נמצא</h1>
-<p>הדף שחיפשתם אינו קיים, או שהקישור כבר אינו בתוקף.</p>
-<p><a href="/">לדף הבית</a></p>`,
-  );
-  return new Response(html, { status: 404, headers: { ...PAGE_HEADERS, 'cache-control': 'no-store' } });
-}
+export const renderNotFoundPage = (viewer: Viewer = undefined): string =>
+  page({
+    title: he.notFound.title,
+    viewer,
+    body: `<h1>${escapeHtml(he.notFound.title)}</h1>
+<p>${escapeHtml(he.notFound.body)}</p>
+<p><a href="/">${escapeHtml(he.notFound.home)}</a></p>`,
+  });
+
+/**
+ * The site's own 404 page: unknown pages, the switched-off API, dead approval links, other
+ * people's designs. Without a viewer it shows the signed-out header, so every 404 a person
+ * without a session sees is the same page, byte for byte.
+ */
+export const notFoundPage = (viewer: Viewer = undefined): Response => htmlResponse(renderNotFoundPage(viewer), 404);

@@ -1,0 +1,78 @@
+import type { ProductType } from '../core/config.ts';
+import type { Price } from '../core/contract/job.ts';
+import type { Geometry } from '../core/contract/submission.ts';
+import { formatGrams, formatMm, formatNumber, formatPrice } from './format.ts';
+import { escapeHtml } from './html.ts';
+import { he } from './strings.ts';
+
+/** What the approval page and the design page both show about a piece. */
+export interface PieceFacts {
+  productType: ProductType;
+  geometry: Geometry;
+  price: Price;
+  previewSvg: string;
+  thicknessMm: number;
+  submissionNo?: number;
+}
+
+/** `172.3 × 20 מ״מ`: length by width, as the strip is cut. */
+export const dimensionsText = (geometry: Geometry): string =>
+  he.facts.dimensionsValue(formatNumber(geometry.lengthMm), formatNumber(geometry.widthMm), he.units.mm);
+
+/**
+ * The stored preview SVG as an image: base64 in a `data:` URL, so no markup from storage ever
+ * enters the page's DOM (and an SVG inside `<img>` runs no script whatever it holds).
+ */
+export function previewImage(svg: string, alt: string): string {
+  const src = `data:image/svg+xml;base64,${Buffer.from(svg, 'utf8').toString('base64')}`;
+  return `<img src="${escapeHtml(src)}" alt="${escapeHtml(alt)}">`;
+}
+
+export function previewSection(facts: PieceFacts): string {
+  const alt = he.preview.alt(he.products[facts.productType], dimensionsText(facts.geometry));
+  return `<section class="card" aria-labelledby="preview-heading">
+<h2 id="preview-heading">${escapeHtml(he.preview.heading)}</h2>
+<div class="preview-frame">${previewImage(facts.previewSvg, alt)}</div>
+<p class="hint">${escapeHtml(he.preview.note)}</p>
+</section>`;
+}
+
+const row = (term: string, value: string, className?: string): string => {
+  const cls = className ? ` class="${className}"` : '';
+  return `<dt${cls}>${escapeHtml(term)}</dt><dd${cls}>${escapeHtml(value)}</dd>`;
+};
+
+export function factsSection(facts: PieceFacts): string {
+  const rows = [
+    row(he.facts.product, he.products[facts.productType]),
+    row(he.facts.dimensions, dimensionsText(facts.geometry)),
+    row(he.facts.thickness, formatMm(facts.thicknessMm)),
+    row(he.facts.material, he.material),
+    row(he.facts.weight, formatGrams(facts.geometry.estWeightGrams)),
+  ];
+  if (facts.submissionNo !== undefined) {
+    rows.push(row(he.facts.version, he.facts.versionNo(String(facts.submissionNo))));
+  }
+  return `<section class="card" aria-labelledby="facts-heading">
+<h2 id="facts-heading">${escapeHtml(he.facts.heading)}</h2>
+<dl class="facts">${rows.join('')}</dl>
+</section>`;
+}
+
+export function priceSection(price: Price): string {
+  const money = (amount: number) => formatPrice(amount, price.currency);
+  return `<section class="card" aria-labelledby="price-heading">
+<h2 id="price-heading">${escapeHtml(he.price.heading)}</h2>
+<dl class="facts">${row(he.price.base, money(price.base))}${row(he.price.shipping, money(price.shipping))}${row(he.price.total, money(price.total), 'total')}</dl>
+${price.vatIncluded ? `<p class="hint">${escapeHtml(he.price.vatIncluded)}</p>` : ''}
+<p class="hint">${escapeHtml(he.price.checkoutNote)}</p>
+</section>`;
+}
+
+/** Preview on top, then the facts and the price side by side on a wide screen. */
+export const pieceSections = (facts: PieceFacts): string =>
+  `${previewSection(facts)}
+<div class="grid">
+${factsSection(facts)}
+${priceSection(facts.price)}
+</div>`;

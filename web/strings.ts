@@ -1,0 +1,148 @@
+import type { ProductType } from '../core/config.ts';
+
+/**
+ * Every word the people's pages show, in Hebrew, in one place. Values are plain text: the pages
+ * escape them (and everything passed into them) when they render.
+ */
+export const he = {
+  siteName: 'תכשיטי פליז בחיתוך לייזר',
+  skipToContent: 'דילוג לתוכן',
+
+  header: {
+    accountNav: 'חשבון',
+    signIn: 'כניסה',
+    signUp: 'הרשמה',
+    signOut: 'יציאה',
+    signedInAs: 'מחוברים בתור',
+  },
+
+  products: { bracelet: 'צמיד', ring: 'טבעת' } satisfies Record<ProductType, string>,
+  material: 'פליז',
+  units: { mm: 'מ״מ', grams: 'גרם' },
+
+  home: {
+    title: 'תכשיטי פליז בחיתוך לייזר',
+    intro:
+      'צמידים וטבעות מפליז, בחיתוך לייזר לפי ציור. הסוכן שלכם שולח את הציור, ואתם מאשרים את העיצוב בקישור שתקבלו ממנו.',
+  },
+
+  notFound: {
+    title: 'הדף לא נמצא',
+    body: 'הדף שחיפשתם אינו קיים, או שהקישור כבר אינו בתוקף.',
+    home: 'לדף הבית',
+  },
+
+  unavailable: {
+    title: 'השירות אינו זמין כרגע',
+    body: 'לא הצלחנו לבדוק את הכניסה לחשבון. נסו שוב בעוד חצי דקה.',
+  },
+
+  crossSite: {
+    title: 'הבקשה נדחתה',
+    body: 'הטופס נשלח מאתר אחר. חזרו לדף שלנו ונסו שוב משם.',
+  },
+
+  tooLarge: {
+    title: 'הבקשה גדולה מדי',
+    body: 'הטופס שנשלח גדול מהמותר. חזרו לדף ונסו שוב.',
+  },
+
+  facts: {
+    heading: 'פרטי התכשיט',
+    product: 'מוצר',
+    dimensions: 'מידות (אורך × רוחב)',
+    thickness: 'עובי',
+    material: 'חומר',
+    weight: 'משקל משוער',
+    version: 'גרסה',
+    versionNo: (no: string) => `מספר ${no}`,
+    dimensionsValue: (length: string, width: string, unit: string) => `${length} × ${width} ${unit}`,
+  },
+
+  price: {
+    heading: 'מחיר',
+    base: 'מחיר התכשיט',
+    shipping: 'משלוח',
+    total: 'סה״כ',
+    vatIncluded: 'המחירים כוללים מע״מ.',
+    checkoutNote: 'קוד הפניה או איסוף עצמי אפשר לבחור בשלב התשלום.',
+  },
+
+  preview: {
+    heading: 'תצוגה מקדימה',
+    alt: (product: string, dimensions: string) => `תצוגה מקדימה של העיצוב: ${product}, ${dimensions}`,
+    note: 'הצבע הכהה הוא הפליז; השטחים הפתוחים ייחתכו בלייזר.',
+  },
+
+  approval: {
+    title: 'אישור עיצוב',
+    pendingHeading: 'העיצוב מוכן לאישור',
+    pendingIntro: (product: string) =>
+      `הסוכן שלכם הכין עיצוב ${product} מפליז בחיתוך לייזר. בדקו את התצוגה, המידות והמחיר, ואז אשרו או דחו.`,
+    decisionHeading: 'ההחלטה שלכם',
+    approve: 'אישור העיצוב',
+    decline: 'דחיית העיצוב',
+    approveHelp: 'האישור שומר את העיצוב בחשבון שלכם ונועל אותו. ההזמנה והתשלום נעשים בנפרד.',
+    approveAs: 'האישור יישמר בחשבון',
+    approveNeedsAccount: 'כדי לאשר צריך להיכנס לחשבון או לפתוח חשבון; אחר כך תחזרו לדף הזה.',
+    declineHelp: 'דחייה מודיעה לסוכן שהעיצוב אינו מתאים, והוא יוכל לשלוח גרסה חדשה.',
+    expires: (date: string) => `הקישור בתוקף עד ${date}.`,
+    approvedHeading: 'העיצוב אושר',
+    approvedByYou: 'אישרתם את העיצוב, והוא שמור בחשבון שלכם.',
+    approvedBySomeone: 'העיצוב כבר אושר, והקישור אינו מקבל עוד החלטות.',
+    toYourDesign: 'לעיצוב שלכם',
+    declinedHeading: 'העיצוב נדחה',
+    declinedBody:
+      'הסוכן יקבל את ההחלטה ויוכל לשלוח גרסה חדשה. כשתגיע גרסה חדשה היא תופיע באותו קישור, ותוכלו לאשר אותה.',
+    errors: {
+      SUBMISSION_SUPERSEDED:
+        'בינתיים הגיעה גרסה חדשה יותר של העיצוב, והיא מוצגת עכשיו. בדקו אותה ואשרו שוב אם היא מתאימה.',
+      ALREADY_APPROVED: 'העיצוב כבר אושר מחשבון אחר.',
+      RATE_LIMITED: 'נעשו יותר מדי ניסיונות בזמן קצר. נסו שוב בעוד כמה דקות.',
+      AUTH_UNAVAILABLE: 'לא הצלחנו לבדוק את הכניסה לחשבון. נסו שוב בעוד חצי דקה.',
+      JOB_LOCKED: 'העיצוב כבר אושר, ולכן אי אפשר לדחות אותו.',
+      LENGTH_OUT_OF_RANGE:
+        'מידות העיצוב כבר אינן בטווח שאפשר לייצר, ולכן אי אפשר לאשר אותו. הסוכן יכול לשלוח גרסה חדשה.',
+      other: 'הפעולה לא הצליחה. נסו שוב, ואם זה חוזר, בקשו מהסוכן קישור חדש.',
+    },
+  },
+
+  form: {
+    email: 'דוא״ל',
+    password: 'סיסמה',
+  },
+
+  signIn: {
+    title: 'כניסה לחשבון',
+    submit: 'כניסה',
+    failed: 'הדוא״ל או הסיסמה שגויים.',
+    throttled: 'היו יותר מדי ניסיונות כניסה. נסו שוב מאוחר יותר.',
+    noAccount: 'אין לכם חשבון?',
+    toSignUp: 'פתיחת חשבון',
+    alreadySignedIn: 'אתם כבר מחוברים בתור',
+    continue: 'המשך',
+  },
+
+  signUp: {
+    title: 'פתיחת חשבון',
+    submit: 'פתיחת חשבון',
+    passwordHint: (min: string) => `לפחות ${min} תווים.`,
+    failed: (min: string) =>
+      `לא הצלחנו לפתוח חשבון עם הפרטים האלה. בדקו את כתובת הדוא״ל ושהסיסמה באורך ${min} תווים לפחות. אם כבר יש לכם חשבון, היכנסו אליו.`,
+    throttled: 'היו יותר מדי ניסיונות בזמן קצר. נסו שוב מאוחר יותר.',
+    haveAccount: 'כבר יש לכם חשבון?',
+    toSignIn: 'כניסה',
+  },
+
+  design: {
+    title: 'העיצוב שלי',
+    heading: (product: string) => `העיצוב שלכם: ${product}`,
+    saved: 'העיצוב שמור בחשבון שלכם.',
+    created: (date: string) => `אושר ב־${date}.`,
+    fileHeading: 'קובץ החיתוך',
+    fileBody: 'זה הקובץ שממנו ייחתך התכשיט: קווי החיתוך במילימטרים.',
+    download: 'הורדת קובץ החיתוך (SVG)',
+  },
+};
+
+export type ApprovalErrorCode = Exclude<keyof typeof he.approval.errors, 'other'>;
