@@ -21,13 +21,14 @@ async function serviceWithWorker(name: string, timeoutMs: number) {
 }
 
 describe('a stuck or crashing pipeline worker, through the upload route', () => {
+  // The crash case gets a long timeout: its worker must start (through tsx) before it can die.
   it.each([
-    ['hang', 'VECTORIZER_UNAVAILABLE'],
-    ['crash', 'PROCESSING_FAILED'],
-  ])(
+    ['hang', 'VECTORIZER_UNAVAILABLE', 400],
+    ['crash', 'PROCESSING_FAILED', 20_000],
+  ] as const)(
     'a %s worker answers 502 %s, stores failed_processing, counts nothing and quotes no internals',
-    async (worker, code) => {
-      const s = await serviceWithWorker(worker, 400);
+    async (worker, code, timeoutMs) => {
+      const s = await serviceWithWorker(worker, timeoutMs);
       const job = await openJob(s);
       const response = await uploadPng(s, job, makePng({ width: 300, height: 300 }));
       const e = await errorOf(response);
