@@ -6,6 +6,7 @@ import type { RateLimiter } from './limits/rate-limiter.ts';
 import type { Logger } from './logger.ts';
 import type { Pipeline } from './pipeline/types.ts';
 import type { Randomness } from './randomness.ts';
+import type { SecretBox } from './secret-box.ts';
 import type { ServiceUrls } from './urls.ts';
 
 /** Everything domain code may reach: no globals for time, ids, randomness or storage. */
@@ -18,5 +19,6 @@ export interface CoreDeps {
   log: Logger;
   pipeline: Pipeline;
   keyedHash: KeyedHash;
+  secretBox: SecretBox;
   limiter: RateLimiter;
 }

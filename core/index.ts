@@ -1,3 +1,11 @@
+import {
+  forgetAgentSession,
+  rememberAgentJob,
+  resolveAgentJob,
+  type AgentJob,
+  type AgentJobRef,
+  type AgentScope,
+} from './agent-handles/index.ts';
 import { buildCapabilities, type Capabilities } from './capabilities.ts';
 import type { Config } from './config.ts';
 import { sessionAccount, signIn, signOut, signUp, type Credentials } from './handoff/accounts.ts';
@@ -11,13 +19,14 @@ import { openJob, type OpenJobInput, type OpenJobResult } from './jobs/open-job.
 import { loadKeyedHash } from './keyed-hash.ts';
 import { createRateLimiter } from './limits/rate-limiter.ts';
 import type { Result } from './result.ts';
+import { loadSecretBox } from './secret-box.ts';
 import { readSubmission, readSubmissionFile, type SubmissionFile } from './submissions/read-submission.ts';
 import { submitDesign, type SubmissionAnswer } from './submissions/submit.ts';
 import type { JobRow } from '../db/schema.ts';
 import type { ServiceUrls } from './urls.ts';
 
-/** What the caller provides; the core derives the keyed hash and the rate limiter itself. */
-export type CoreOptions = Omit<CoreDeps, 'keyedHash' | 'limiter'>;
+/** What the caller provides; the core derives the keyed hash, the secret box and the rate limiter itself. */
+export type CoreOptions = Omit<CoreDeps, 'keyedHash' | 'secretBox' | 'limiter'>;
 
 /** The service's domain, shared by every adapter (REST, MCP, pages). */
 export interface Core {
@@ -46,12 +55,19 @@ export interface Core {
   /** The signed-in account, none, or AUTH_UNAVAILABLE when the session store cannot answer. */
   sessionAccount(sessionToken: string | undefined): Promise<Result<SessionAccount | undefined>>;
   designForAccount(designId: string, accountId: string): Promise<DesignView | undefined>;
+  /** MCP session state: keeps a job's secret server-side (encrypted) under a random handle. */
+  rememberAgentJob(sessionKey: string, jobId: string, jobSecret: string): Promise<{ handle: string }>;
+  /** The authenticated job a session (by job id) or a handle holder may act on; 404 otherwise. */
+  resolveAgentJob(scope: AgentScope, ref: AgentJobRef): Promise<Result<AgentJob>>;
+  /** Drops a closed or expired session's handles. */
+  forgetAgentSession(sessionKey: string): Promise<void>;
 }
 
 export async function createCore(options: CoreOptions): Promise<Core> {
   const keyedHash = await loadKeyedHash(options.db, options.random);
+  const secretBox = await loadSecretBox(options.db, options.random);
   const limiter = createRateLimiter({ ...options, keyedHash });
-  const deps: CoreDeps = { ...options, keyedHash, limiter };
+  const deps: CoreDeps = { ...options, keyedHash, secretBox, limiter };
   return {
     config: options.config,
     urls: options.urls,
@@ -71,7 +87,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     signOut: (token) => signOut(deps, token),
     sessionAccount: (token) => sessionAccount(deps, token),
     designForAccount: (designId, accountId) => designForAccount(deps, designId, accountId),
+    rememberAgentJob: (sessionKey, jobId, jobSecret) => rememberAgentJob(deps, { sessionKey, jobId, jobSecret }),
+    resolveAgentJob: (scope, ref) => resolveAgentJob(deps, scope, ref),
+    forgetAgentSession: (sessionKey) => forgetAgentSession(deps, sessionKey),
   };
 }
 
-export type { SubmissionAnswer, OpenJobResult };
+export type { SubmissionAnswer, OpenJobResult, AgentJob, AgentJobRef, AgentScope };

@@ -119,3 +119,26 @@ export const designs = sqliteTable(
 
 export type AccountRow = typeof accounts.$inferSelect;
 export type DesignRow = typeof designs.$inferSelect;
+
+/**
+ * MCP job handles: the server-side state of an MCP session. The job secret never reaches the
+ * model; it is kept here encrypted (AES-256-GCM under the `secret-box` server key), so every
+ * instance on the database can act for the session. `handle` is a random, unguessable name for
+ * the row, shaped so a session-less client (MCP 2026-07-28) can later pass it as a tool argument.
+ */
+export const mcpJobHandles = sqliteTable(
+  'mcp_job_handles',
+  {
+    handle: text('handle').primaryKey(),
+    /** The MCP session id (`http:<id>`), or `stdio:<process uuid>` for a stdio server. */
+    sessionKey: text('session_key').notNull(),
+    jobId: text('job_id')
+      .notNull()
+      .references(() => jobs.id, { onDelete: 'cascade' }),
+    secretEncrypted: text('secret_encrypted').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('mcp_job_handles_session_job').on(t.sessionKey, t.jobId), index('mcp_job_handles_job').on(t.jobId)],
+);
+
+export type McpJobHandleRow = typeof mcpJobHandles.$inferSelect;

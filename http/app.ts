@@ -3,6 +3,7 @@ import type { Core } from '../core/index.ts';
 import { coreError, noSuchEndpoint } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import { API_BASE_PATH } from '../core/urls.ts';
+import { registerMcpRoutes } from '../mcp/http.ts';
 import { notFoundPage, registerWebRoutes } from '../web/index.ts';
 import { clientAddress } from './client-address.ts';
 import { requestAccount } from './handoff.ts';
@@ -61,6 +62,7 @@ export function createApp(options: AppOptions): Hono {
   app.all(API_BASE_PATH, (c) => errorResponse(c, noSuchEndpoint()));
   app.all(`${API_BASE_PATH}/*`, (c) => errorResponse(c, noSuchEndpoint()));
 
+  registerMcpRoutes(app, options);
   registerWebRoutes(app, options.core, {
     apiEnabled: options.apiEnabled,
     clientAddress: (c) => clientAddress(c, options.trustProxy),

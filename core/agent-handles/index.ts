@@ -1,0 +1,8 @@
+export {
+  forgetAgentSession,
+  rememberAgentJob,
+  resolveAgentJob,
+  type AgentJob,
+  type AgentJobRef,
+  type AgentScope,
+} from './agent-handles.ts';

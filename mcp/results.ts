@@ -1,0 +1,68 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { coreError, type CoreError } from '../core/errors.ts';
+
+type Content = CallToolResult['content'][number];
+
+/** A successful tool result: a text block that stands on its own, plus the structured answer. */
+export function toolResult(text: string, structured: Record<string, unknown>, extra: Content[] = []): CallToolResult {
+  return { content: [{ type: 'text', text }, ...extra], structuredContent: structured };
+}
+
+/** The REST wording in catalogue instructions, said the way an MCP caller acts on it. */
+const restToTools: [RegExp, string][] = [
+  [/\bPOST \/jobs\b/g, 'the open_job tool'],
+  [/\bGET \/capabilities\b/g, 'get_capabilities'],
+  [/\bcapabilities\.products\b/g, 'get_capabilities → products'],
+];
+
+const mcpInstructions: Partial<Record<CoreError['code'], (error: CoreError) => string>> = {
+  SUBMISSION_IN_PROGRESS: () =>
+    'Wait 10 seconds, then call submit_design again with the same image: once processing has finished it returns the stored outcome without using another submission.',
+  UNSUPPORTED_FORMAT: () => 'Send the drawing as a PNG, base64-encoded in pngBase64.',
+};
+
+/**
+ * A refusal as the model sees it: `isError: true` with the contract's code, message and
+ * instruction, in words and as the contract's JSON envelope. Never a protocol error.
+ */
+export function toolError(error: CoreError): CallToolResult {
+  const instruction = mcpInstructions[error.code]?.(error) ?? toolWords(error.agent_instruction);
+  const envelope = {
+    error: {
+      code: error.code,
+      message: toolWords(error.message),
+      ...(instruction ? { agent_instruction: instruction } : {}),
+      ...(error.retryable !== undefined ? { retryable: error.retryable } : {}),
+      ...(error.retryAfterSec !== undefined ? { retryAfterSec: error.retryAfterSec } : {}),
+    },
+  };
+  const lines = [`Error ${error.code}: ${envelope.error.message}`];
+  if (instruction) lines.push(`What to do: ${instruction}`);
+  if (error.retryAfterSec !== undefined) lines.push(`Retry no sooner than ${error.retryAfterSec} seconds from now.`);
+  return {
+    isError: true,
+    content: [
+      { type: 'text', text: lines.join('\n') },
+      { type: 'text', text: JSON.stringify(envelope) },
+    ],
+  };
+}
+
+const toolWords = (text: string | undefined): string | undefined =>
+  text === undefined ? undefined : restToTools.reduce((t, [pattern, words]) => t.replace(pattern, words), text);
+
+/** The refusal for a bug: the contract's PROCESSING_FAILED, without the cause's text. */
+export const unexpectedFailure = (): CallToolResult => toolError(coreError('PROCESSING_FAILED'));
+
+/** Runs a tool body; a throw becomes PROCESSING_FAILED (logged by the caller), never a protocol error. */
+export async function guarded(
+  body: () => Promise<CallToolResult>,
+  onError: (cause: unknown) => void,
+): Promise<CallToolResult> {
+  try {
+    return await body();
+  } catch (cause) {
+    onError(cause);
+    return unexpectedFailure();
+  }
+}

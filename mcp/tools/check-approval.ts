@@ -1,0 +1,90 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { approvalSchema, jobStatuses, latestSubmissionSchema, type Job } from '../../core/contract/job.ts';
+import type { Core } from '../../core/index.ts';
+import type { McpContext } from '../context.ts';
+import { guarded, toolError, toolResult } from '../results.ts';
+
+export const name = 'check_approval';
+
+const outputSchema = z.object({
+  jobId: z.string(),
+  status: z.enum(jobStatuses).describe('The job state.'),
+  approval: approvalSchema
+    .nullable()
+    .describe('null until a submission is ready; status pending, approved or declined.'),
+  latestSubmission: latestSubmissionSchema.nullable(),
+  submissionsLeft: z.number().int().nonnegative(),
+  expiresAt: z.string(),
+  pollIntervalSec: z.number().describe('Wait at least this many seconds before calling check_approval again.'),
+  next: z.string(),
+});
+type Output = z.infer<typeof outputSchema>;
+
+export const config = {
+  title: 'Check approval',
+  description:
+    'Reads a job opened in this session and says where it stands: the job state and approval.status (pending while the person has not decided, approved once they approved it, declined if they declined). It changes nothing. The person may take minutes or days: call it at most once per pollIntervalSec (30 seconds) and never in a tight loop; between checks, tell the user you are waiting for the person to decide on the approval page.',
+  inputSchema: z.object({ jobId: z.string().describe('The job.id that open_job returned in this session.') }),
+  outputSchema,
+  annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+};
+
+export function registerCheckApprovalTool(server: McpServer, core: Core, context: McpContext): void {
+  server.registerTool(name, config, ({ jobId }) =>
+    guarded(
+      async () => {
+        const resolved = await core.resolveAgentJob({ sessionKey: context.sessionKey }, { jobId });
+        if (!resolved.ok) return toolError(resolved.error);
+        const job = await core.readJob(resolved.value.job);
+        const pollIntervalSec = core.config.limits.pollIntervalSec;
+        const structured: Output = {
+          jobId: job.id,
+          status: job.status,
+          approval: job.approval,
+          latestSubmission: job.latestSubmission,
+          submissionsLeft: job.limits.submissionsLeft,
+          expiresAt: job.expiresAt,
+          pollIntervalSec,
+          next: nextStep(job, pollIntervalSec),
+        };
+        return toolResult(summary(structured), structured);
+      },
+      (cause) => context.log?.error({ msg: 'mcp tool failed', tool: name, err: String(cause) }),
+    ),
+  );
+}
+
+function nextStep(job: Job, pollIntervalSec: number): string {
+  const wait = `Wait at least ${pollIntervalSec} seconds before checking again; do not poll faster.`;
+  switch (job.status) {
+    case 'approved':
+      return 'The person approved the design: it is in their account and the job is locked. Nothing more to do in this job.';
+    case 'declined':
+      return `The person declined this design. Ask them what to change, then submit a revised design to this job before ${job.expiresAt}; the same link will show it. Otherwise stop.`;
+    case 'cancelled':
+      return 'The job was cancelled. Open a new job with open_job to start again.';
+    case 'expired':
+      return 'The job has expired. Open a new job with open_job to start again.';
+    case 'ready':
+      return `Waiting for the person to approve or decline on the approval page (in Hebrew). ${wait}`;
+    case 'open':
+      return job.latestSubmission?.status === 'processing'
+        ? `A submission is still being processed. ${wait}`
+        : 'No submission has passed yet: submit a design with submit_design first. There is nothing to approve until one is ready.';
+  }
+}
+
+function summary(o: Output): string {
+  return [
+    `Job ${o.jobId}: state ${o.status}, approval ${o.approval ? o.approval.status : 'not yet available'}.`,
+    ...(o.approval
+      ? [`Approval link: ${o.approval.url} (the page is in Hebrew; expires ${o.approval.expiresAt}).`]
+      : []),
+    ...(o.latestSubmission
+      ? [`Latest submission: no. ${o.latestSubmission.no}, ${o.latestSubmission.status}.`]
+      : ['No submissions yet.']),
+    `Submissions left: ${o.submissionsLeft}. Job expires ${o.expiresAt}.`,
+    o.next,
+  ].join('\n');
+}
