@@ -1,7 +1,7 @@
 import type { Finding } from '../contract/finding.ts';
 import { distanceTransform } from './distance.ts';
 import { finding, type FindingContext, type Location } from './findings.ts';
-import { componentBoxes, labelComponents } from './labels.ts';
+import { componentBoxes, labelComponents, type Labels } from './labels.ts';
 import { fill, surveyAir } from './openings.ts';
 import type { StripRaster } from './raster.ts';
 import { locate, MAX_LOCATIONS } from './spots.ts';
@@ -31,21 +31,23 @@ export interface FrameResult {
   changed: boolean;
   /** The thin metal found (before any change), for validation to reuse when nothing changed. */
   thin: ThinPart[];
+  /** The metal's 4-connected parts (before any change), for validation to reuse likewise. */
+  metal: Labels;
 }
 
 /** Decisions §4 step 6, in place: islands bridged or removed, spurs shaved, necks thickened. */
 export function frameStrip(raster: StripRaster, options: FrameOptions, ctx: FindingContext): FrameResult {
-  const islands = bridgeIslands(raster, options, ctx);
+  const parts = labelComponents(raster.data, raster.w, raster.h, 4);
+  const islands = bridgeIslands(raster, parts, options, ctx);
   const metal = reinforceMetal(raster, options, ctx);
   const changed = islands.length > 0 || metal.changed;
   // Bridges and widened necks can leave new tips and slivers of air; the laser cannot cut them.
   if (changed) fill(raster, surveyAir(raster, options.minOpeningMm).residue);
-  return { warnings: [...islands, ...metal.warnings], errors: metal.errors, changed, thin: metal.thin };
+  return { warnings: [...islands, ...metal.warnings], errors: metal.errors, changed, thin: metal.thin, metal: parts };
 }
 
-function bridgeIslands(raster: StripRaster, options: FrameOptions, ctx: FindingContext): Finding[] {
+function bridgeIslands(raster: StripRaster, parts: Labels, options: FrameOptions, ctx: FindingContext): Finding[] {
   const { w, h } = raster;
-  const parts = labelComponents(raster.data, w, h, 4);
   if (parts.count <= 1) return [];
   let main = 1;
   for (let k = 2; k <= parts.count; k++) if (parts.size[k]! > parts.size[main]!) main = k;

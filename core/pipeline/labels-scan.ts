@@ -1,16 +1,21 @@
 /**
- * Two-pass connected-component labelling with union-find (path halving): one scan assigns
- * provisional labels and records equivalences, a second resolves them. About ten times faster
- * than a flood fill in JavaScript, and it allocates nothing per pixel.
+ * Two-pass connected-component labelling over runs, with union-find (path halving). The first
+ * scan finds each row's runs of "on" pixels, gives each run the label of the runs it touches in
+ * the row above (recording equivalences) or a new one, and writes it over the run; the second
+ * resolves labels run by run. Work per run rather than per pixel: on the pipeline's rasters
+ * (long runs of metal or air) this is several times faster than labelling pixel by pixel.
+ *
+ * Components are numbered from 1 in the order of their first pixel in raster order: a
+ * component's first run always starts a new provisional label, union keeps the smaller label as
+ * the root, so roots are numbered in that order.
  */
 export function scanLabels(
   on: Uint8Array,
   w: number,
   h: number,
   connectivity: 4 | 8,
-): { label: Int32Array; count: number; size: Int32Array; touchesBorder: Uint8Array } {
-  const n = w * h;
-  const label = new Int32Array(n);
+): { label: Int32Array; count: number; size: Int32Array; touchesBorder: Uint8Array; first: Int32Array } {
+  const label = new Int32Array(w * h);
   let parent = new Int32Array(1024);
   let next = 1;
   const find = (a: number): number => {
@@ -31,21 +36,33 @@ export function scanLabels(
     parent[ra] = rb;
     return rb;
   };
+  // A run above touches [s, e) when it overlaps [s - reach, e + reach): diagonal contact counts
+  // for 8-connectivity.
+  const reach = connectivity === 8 ? 1 : 0;
+  const cap = (w >> 1) + 1;
+  let prevStart = new Int32Array(cap);
+  let prevEnd = new Int32Array(cap);
+  let prevLabel = new Int32Array(cap);
+  let curStart = new Int32Array(cap);
+  let curEnd = new Int32Array(cap);
+  let curLabel = new Int32Array(cap);
+  let prevCount = 0;
   for (let y = 0; y < h; y++) {
     const row = y * w;
-    for (let x = 0; x < w; x++) {
-      const i = row + x;
-      if (!on[i]) continue;
+    let count = 0;
+    let j = 0;
+    let x = 0;
+    while (x < w) {
+      while (x < w && !on[row + x]) x++;
+      if (x === w) break;
+      const s = x;
+      while (x < w && on[row + x]) x++;
+      const lo = s - reach;
+      const hi = x + reach;
+      // Runs above that end before this one cannot touch any later run of this row either.
+      while (j < prevCount && prevEnd[j]! <= lo) j++;
       let l = 0;
-      if (x > 0 && on[i - 1]) l = label[i - 1]!;
-      if (y > 0) {
-        const up = i - w;
-        if (on[up]) l = l ? union(l, label[up]!) : label[up]!;
-        if (connectivity === 8) {
-          if (x > 0 && on[up - 1]) l = l ? union(l, label[up - 1]!) : label[up - 1]!;
-          if (x < w - 1 && on[up + 1]) l = l ? union(l, label[up + 1]!) : label[up + 1]!;
-        }
-      }
+      for (let k = j; k < prevCount && prevStart[k]! < hi; k++) l = l ? union(l, prevLabel[k]!) : prevLabel[k]!;
       if (!l) {
         if (next >= parent.length) {
           const grown = new Int32Array(parent.length * 2);
@@ -55,8 +72,16 @@ export function scanLabels(
         parent[next] = next;
         l = next++;
       }
-      label[i] = l;
+      label.fill(l, row + s, row + x);
+      curStart[count] = s;
+      curEnd[count] = x;
+      curLabel[count] = l;
+      count++;
     }
+    [prevStart, curStart] = [curStart, prevStart];
+    [prevEnd, curEnd] = [curEnd, prevEnd];
+    [prevLabel, curLabel] = [curLabel, prevLabel];
+    prevCount = count;
   }
   // Resolve provisional labels to compact final ones, numbered in scan order.
   const final = new Int32Array(next);
@@ -68,18 +93,21 @@ export function scanLabels(
   for (let l = 1; l < next; l++) final[l] = final[find(l)]!;
   const size = new Int32Array(count + 1);
   const touchesBorder = new Uint8Array(count + 1);
+  const first = new Int32Array(count + 1);
   for (let y = 0; y < h; y++) {
     const row = y * w;
     const edgeRow = y === 0 || y === h - 1;
-    for (let x = 0; x < w; x++) {
-      const i = row + x;
-      const l = label[i]!;
-      if (!l) continue;
-      const k = final[l]!;
-      label[i] = k;
-      size[k]!++;
-      if (edgeRow || x === 0 || x === w - 1) touchesBorder[k] = 1;
+    let x = 0;
+    while (x < w) {
+      while (x < w && !label[row + x]) x++;
+      if (x === w) break;
+      const s = x;
+      const k = final[label[row + x]!]!;
+      while (x < w && label[row + x]) label[row + x++] = k;
+      if (size[k] === 0) first[k] = row + s;
+      size[k] = size[k]! + (x - s);
+      if (edgeRow || s === 0 || x === w) touchesBorder[k] = 1;
     }
   }
-  return { label, count, size, touchesBorder };
+  return { label, count, size, touchesBorder, first };
 }

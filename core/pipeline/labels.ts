@@ -9,6 +9,8 @@ export interface Labels {
   size: Int32Array;
   /** Whether component k touches the raster border. */
   touchesBorder: Uint8Array;
+  /** `first[k]` is the index of component k's first pixel in raster order (index 0 unused). */
+  first: Int32Array;
 }
 
 /** Labels 4- or 8-connected components (see `scanLabels`). */
@@ -38,18 +40,25 @@ export function componentBoxes(labels: Labels, w: number): ComponentBox[] {
   const sx = new Float64Array(labels.count + 1);
   const sy = new Float64Array(labels.count + 1);
   for (let k = 0; k <= labels.count; k++) boxes.push({ cx: 0, cy: 0, x0: Infinity, y0: Infinity, x1: -1, y1: -1 });
-  for (let i = 0; i < labels.label.length; i++) {
-    const k = labels.label[i]!;
-    if (!k) continue;
-    const x = i % w;
-    const y = (i - x) / w;
-    const b = boxes[k]!;
-    sx[k] = sx[k]! + x;
-    sy[k] = sy[k]! + y;
-    if (x < b.x0) b.x0 = x;
-    if (x > b.x1) b.x1 = x;
-    if (y < b.y0) b.y0 = y;
-    if (y > b.y1) b.y1 = y;
+  // Run by run: a run of one label adds its span to the box and its pixel coordinates to the
+  // sums at once (integer sums, exact in doubles whatever the order).
+  const h = w > 0 ? labels.label.length / w : 0;
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
+    let x = 0;
+    while (x < w) {
+      const k = labels.label[row + x]!;
+      const s = x++;
+      while (x < w && labels.label[row + x] === k) x++;
+      if (!k) continue;
+      const b = boxes[k]!;
+      sx[k] = sx[k]! + ((s + x - 1) * (x - s)) / 2;
+      sy[k] = sy[k]! + y * (x - s);
+      if (s < b.x0) b.x0 = s;
+      if (x - 1 > b.x1) b.x1 = x - 1;
+      if (y < b.y0) b.y0 = y;
+      if (y > b.y1) b.y1 = y;
+    }
   }
   for (let k = 1; k <= labels.count; k++) {
     boxes[k]!.cx = sx[k]! / labels.size[k]! + 0.5;

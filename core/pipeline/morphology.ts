@@ -1,3 +1,4 @@
+import { MAX_BOUNDED_DEPTH, openByDisc } from './disc-open.ts';
 import { distanceTransform } from './distance.ts';
 
 /**
@@ -20,6 +21,10 @@ export function openMask(
   depth: number,
   outsideIsComplement: boolean,
 ): Uint8Array {
+  // The pipeline's depths are small integers: thresholds at a few pixels need no full transform.
+  if (Number.isInteger(depth) && depth >= 1 && depth <= MAX_BOUNDED_DEPTH) {
+    return openByDisc(mask, w, h, depth, outsideIsComplement);
+  }
   const complement = invert(mask);
   const { d2 } = distanceTransform(complement, w, h, { outsideIsFeature: outsideIsComplement });
   const threshold = depth * depth;
@@ -49,5 +54,14 @@ export function invert(mask: Uint8Array): Uint8Array {
 export function minus(a: Uint8Array, b: Uint8Array): Uint8Array {
   const out = new Uint8Array(a.length);
   for (let i = 0; i < a.length; i++) out[i] = a[i] && !b[i] ? 1 : 0;
+  return out;
+}
+
+/** Indices of the pixels that are set, in raster order. */
+export function onPixels(mask: Uint8Array): Int32Array {
+  let count = 0;
+  for (let i = 0; i < mask.length; i++) if (mask[i]) count++;
+  const out = new Int32Array(count);
+  for (let i = 0, j = 0; j < count; i++) if (mask[i]) out[j++] = i;
   return out;
 }

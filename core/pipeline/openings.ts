@@ -27,14 +27,7 @@ export function surveyAir(raster: StripRaster, minOpeningMm: number): AirSurvey 
   const opened = openMask(airMask, w, h, depthForWidth(widthPx), false);
   const wide = labelComponents(opened, w, h, 4);
   const partsPerRegion = new Int32Array(air.count + 1);
-  const seen = new Uint8Array(wide.count + 1);
-  for (let i = 0; i < opened.length; i++) {
-    const k = wide.label[i]!;
-    if (k && !seen[k]) {
-      seen[k] = 1;
-      partsPerRegion[air.label[i]!]!++;
-    }
-  }
+  for (let k = 1; k <= wide.count; k++) partsPerRegion[air.label[wide.first[k]!]!]!++;
   const verdict: AirSurvey['verdict'] = ['edge'];
   for (let k = 1; k <= air.count; k++) {
     if (air.touchesBorder[k]) verdict.push('edge');
@@ -52,17 +45,20 @@ function findPinches(residue: Uint8Array, wideLabel: Int32Array, w: number, h: n
   const boxes = componentBoxes(parts, w);
   const firstNeighbour = new Int32Array(parts.count + 1);
   const joins = new Uint8Array(parts.count + 1);
-  for (let i = 0; i < residue.length; i++) {
-    const k = parts.label[i]!;
-    if (!k || joins[k]) continue;
-    const x = i % w;
-    const y = (i - x) / w;
-    for (const j of [x > 0 ? i - 1 : -1, x < w - 1 ? i + 1 : -1, y > 0 ? i - w : -1, y < h - 1 ? i + w : -1]) {
-      if (j < 0) continue;
-      const other = wideLabel[j]!;
-      if (!other) continue;
-      if (!firstNeighbour[k]) firstNeighbour[k] = other;
-      else if (firstNeighbour[k] !== other) joins[k] = 1;
+  const meet = (k: number, other: number) => {
+    if (!other) return;
+    if (!firstNeighbour[k]) firstNeighbour[k] = other;
+    else if (firstNeighbour[k] !== other) joins[k] = 1;
+  };
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      const k = parts.label[i]!;
+      if (!k || joins[k]) continue;
+      if (x > 0) meet(k, wideLabel[i - 1]!);
+      if (x < w - 1) meet(k, wideLabel[i + 1]!);
+      if (y > 0) meet(k, wideLabel[i - w]!);
+      if (y < h - 1) meet(k, wideLabel[i + w]!);
     }
   }
   return boxes.filter((_, k) => k > 0 && joins[k]);

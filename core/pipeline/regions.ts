@@ -19,20 +19,32 @@ export function findRegions(metal: Uint8Array, w: number, h: number): Regions {
   let piece = 1;
   for (let k = 2; k <= ink.count; k++) if (ink.size[k]! > ink.size[piece]!) piece = k;
 
-  // Air around the piece, 4-connected (the dual of 8-connected ink): the part reaching the
-  // image border is outside; the rest are the piece's openings.
-  const notPiece = new Uint8Array(w * h);
-  for (let i = 0; i < notPiece.length; i++) notPiece[i] = ink.label[i] === piece ? 0 : 1;
-  const around = labelComponents(notPiece, w, h, 4);
+  const box = pieceBox(ink.label, piece, w, h);
 
-  const keep = new Uint8Array(w * h);
+  // Air around the piece, 4-connected (the dual of 8-connected ink): the part reaching the
+  // image border is outside; the rest are the piece's openings. Only the piece's box needs
+  // labelling: everything outside it is air reaching the border, so air reaches the image
+  // border exactly when it reaches the box's border.
+  const bw = box.x1 - box.x0 + 1;
+  const bh = box.y1 - box.y0 + 1;
   const kept = new Uint8Array(ink.count + 1);
   kept[piece] = 1;
-  for (let i = 0; i < keep.length; i++) {
-    const k = ink.label[i]!;
-    if (k && k !== piece && !around.touchesBorder[around.label[i]!]) kept[k] = 1;
+  if (bw > 0 && bh > 0) {
+    const notPiece = new Uint8Array(bw * bh);
+    for (let y = 0; y < bh; y++) {
+      const row = (box.y0 + y) * w + box.x0;
+      for (let x = 0; x < bw; x++) notPiece[y * bw + x] = ink.label[row + x] === piece ? 0 : 1;
+    }
+    const around = labelComponents(notPiece, bw, bh, 4);
+    for (let y = 0; y < bh; y++) {
+      const row = (box.y0 + y) * w + box.x0;
+      for (let x = 0; x < bw; x++) {
+        const k = ink.label[row + x]!;
+        if (k && k !== piece && !around.touchesBorder[around.label[y * bw + x]!]) kept[k] = 1;
+      }
+    }
   }
-  let box = { x0: w, y0: h, x1: -1, y1: -1 };
+  const keep = new Uint8Array(w * h);
   let droppedInk = 0;
   let totalInk = 0;
   for (let i = 0; i < keep.length; i++) {
@@ -44,14 +56,6 @@ export function findRegions(metal: Uint8Array, w: number, h: number): Regions {
       continue;
     }
     keep[i] = 1;
-    if (k === piece) {
-      const x = i % w;
-      const y = (i - x) / w;
-      if (x < box.x0) box = { ...box, x0: x };
-      if (x > box.x1) box.x1 = x;
-      if (y < box.y0) box.y0 = y;
-      if (y > box.y1) box.y1 = y;
-    }
   }
   let islands = 0;
   let dropped = 0;
@@ -61,4 +65,20 @@ export function findRegions(metal: Uint8Array, w: number, h: number): Regions {
     else dropped++;
   }
   return { keep, box, droppedRegions: dropped, droppedShare: totalInk ? droppedInk / totalInk : 0, islands };
+}
+
+/** Bounding box of component k, inclusive ({ x0: w, y0: h, x1: -1, y1: -1 } when it has no pixel). */
+function pieceBox(label: Int32Array, k: number, w: number, h: number): Regions['box'] {
+  const box = { x0: w, y0: h, x1: -1, y1: -1 };
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
+    for (let x = 0; x < w; x++) {
+      if (label[row + x] !== k) continue;
+      if (x < box.x0) box.x0 = x;
+      if (x > box.x1) box.x1 = x;
+      if (y < box.y0) box.y0 = y;
+      if (y > box.y1) box.y1 = y;
+    }
+  }
+  return box;
 }

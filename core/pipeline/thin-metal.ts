@@ -1,7 +1,7 @@
-import { distanceTransform } from './distance.ts';
+import { distancesAt } from './distance-at.ts';
 import type { Location } from './findings.ts';
 import { componentBoxes, labelComponents } from './labels.ts';
-import { depthForWidth, invert, minus, openMask } from './morphology.ts';
+import { depthForWidth, minus, onPixels, openMask } from './morphology.ts';
 import type { StripRaster } from './raster.ts';
 import { locate } from './spots.ts';
 
@@ -30,18 +30,20 @@ export function surveyMetal(raster: StripRaster, minMetalMm: number): { thin: Th
   const parts = labelComponents(residue, w, h, 8);
   if (parts.count === 0) return { thin: [] };
   const wide = labelComponents(wideMask, w, h, 8);
-  const toWide = distanceTransform(wideMask, w, h).d2;
-  const toAir = distanceTransform(invert(data), w, h, { outsideIsFeature: true }).d2;
+  // The thin parts are a small share of the metal: distances are measured at their pixels only.
+  const residuePixels = onPixels(residue);
+  const toWide = distancesAt(wideMask, false, w, h, residuePixels, false);
+  const toAir = distancesAt(data, true, w, h, residuePixels, true);
   const deepest = new Float64Array(parts.count + 1);
   const widest = new Float64Array(parts.count + 1);
   const pixels: number[][] = Array.from({ length: parts.count + 1 }, () => []);
   const touching: Set<number>[] = Array.from({ length: parts.count + 1 }, () => new Set());
-  for (let i = 0; i < residue.length; i++) {
+  for (let p = 0; p < residuePixels.length; p++) {
+    const i = residuePixels[p]!;
     const k = parts.label[i]!;
-    if (!k) continue;
     pixels[k]!.push(i);
-    if (toWide[i]! > deepest[k]!) deepest[k] = toWide[i]!;
-    if (toAir[i]! > widest[k]!) widest[k] = toAir[i]!;
+    if (toWide[p]! > deepest[k]!) deepest[k] = toWide[p]!;
+    if (toAir[p]! > widest[k]!) widest[k] = toAir[p]!;
     const x = i % w;
     const y = (i - x) / w;
     for (let dy = -1; dy <= 1; dy++) {

@@ -1,6 +1,6 @@
 import type { Finding } from '../contract/finding.ts';
 import { finding, type FindingContext, type Location } from './findings.ts';
-import { componentBoxes, labelComponents } from './labels.ts';
+import { componentBoxes, labelComponents, type Labels } from './labels.ts';
 import { surveyAir } from './openings.ts';
 import type { StripRaster } from './raster.ts';
 import { locate, MAX_LOCATIONS } from './spots.ts';
@@ -23,13 +23,13 @@ export function validateStrip(
   raster: StripRaster,
   options: ValidateOptions,
   ctx: FindingContext,
-  /** Framing's metal survey, valid when framing changed nothing (the gate already left only wide air then). */
-  unchangedSince?: { thin: ThinPart[] },
+  /** Framing's metal surveys, valid when framing changed nothing (the gate already left only wide air then). */
+  unchangedSince?: { thin: ThinPart[]; metal?: Labels },
 ): { warnings: Finding[]; errors: Finding[] } {
   const { w, h, data } = raster;
   const errors: Finding[] = [];
   const warnings: Finding[] = [];
-  const metal = labelComponents(data, w, h, 4);
+  const metal = unchangedSince?.metal ?? labelComponents(data, w, h, 4);
   if (metal.count === 0) return { warnings, errors: [finding('TRACE_REJECTED', {}, ctx)] };
   if (metal.count > 1) {
     let main = 1;

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { distanceTransform } from '../../core/pipeline/distance.ts';
+import { distancesAt } from '../../core/pipeline/distance-at.ts';
+import { labelComponents } from '../../core/pipeline/labels.ts';
+import { invert, openMask } from '../../core/pipeline/morphology.ts';
+
+/** Deterministic blobby masks: random discs, so openings and thin parts both occur. */
+function blobs(w: number, h: number, count: number, seed: number): Uint8Array {
+  let state = seed;
+  const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const mask = new Uint8Array(w * h);
+  for (let k = 0; k < count; k++) {
+    const cx = next() * w;
+    const cy = next() * h;
+    const r = 1 + next() * 6;
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++) if ((x - cx) ** 2 + (y - cy) ** 2 <= r * r) mask[y * w + x] = 1;
+  }
+  return mask;
+}
+
+/** The opening by definition: two exact distance transforms (erode to the depth, dilate back). */
+function referenceOpening(mask: Uint8Array, w: number, h: number, depth: number, outside: boolean): number[] {
+  const { d2 } = distanceTransform(invert(mask), w, h, { outsideIsFeature: outside });
+  const eroded = Uint8Array.from(d2, (d) => (d >= depth * depth ? 1 : 0));
+  if (!eroded.some((v) => v)) return Array.from(new Uint8Array(mask.length));
+  const { d2: toCore } = distanceTransform(eroded, w, h);
+  return Array.from(mask, (m, i) => (m && toCore[i]! <= (depth - 0.5) ** 2 ? 1 : 0));
+}
+
+/** Components by flood fill, the slow obvious way. */
+function referenceLabels(on: Uint8Array, w: number, h: number, connectivity: 4 | 8): number[] {
+  const label = new Array<number>(w * h).fill(0);
+  let count = 0;
+  for (let s = 0; s < on.length; s++) {
+    if (!on[s] || label[s]) continue;
+    label[s] = ++count;
+    const queue = [s];
+    while (queue.length) {
+      const i = queue.pop()!;
+      const x = i % w;
+      const y = Math.floor(i / w);
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) {
+          if ((!dx && !dy) || (connectivity === 4 && dx && dy)) continue;
+          const nx = x + dx;
+          const ny = y + dy;
+          const j = ny * w + nx;
+          if (nx >= 0 && ny >= 0 && nx < w && ny < h && on[j] && !label[j]) {
+            label[j] = count;
+            queue.push(j);
+          }
+        }
+    }
+  }
+  return label;
+}
+
+const cases = [
+  [60, 40, 25, 1],
+  [97, 31, 60, 2],
+  [40, 70, 12, 3],
+  [120, 50, 150, 4],
+] as const;
+
+describe('pipeline primitives against their definitions', () => {
+  it('opens by a disc exactly as two distance transforms do, for every depth and edge rule', () => {
+    for (const [w, h, count, seed] of cases) {
+      for (const mask of [blobs(w, h, count, seed), invert(blobs(w, h, count, seed))]) {
+        for (let depth = 1; depth <= 9; depth++) {
+          for (const outside of [false, true]) {
+            expect(Array.from(openMask(mask, w, h, depth, outside)), `${w}x${h} depth ${depth} ${outside}`).toEqual(
+              referenceOpening(mask, w, h, depth, outside),
+            );
+          }
+        }
+      }
+    }
+  });
+
+  it('measures distances at chosen pixels exactly as the full transform', () => {
+    for (const [w, h, count, seed] of cases) {
+      const mask = blobs(w, h, count, seed);
+      const pixels = Array.from({ length: 40 }, (_, k) => (k * 7919) % (w * h));
+      for (const outside of [false, true]) {
+        for (const zero of [false, true]) {
+          const feature = zero ? invert(mask) : mask;
+          const { d2 } = distanceTransform(feature, w, h, { outsideIsFeature: outside });
+          const at = distancesAt(mask, zero, w, h, pixels, outside);
+          expect(Array.from(at)).toEqual(pixels.map((i) => d2[i]!));
+        }
+      }
+    }
+  });
+
+  it('labels components with the same numbering as a flood fill, 4- and 8-connected', () => {
+    for (const [w, h, count, seed] of cases) {
+      for (const mask of [blobs(w, h, count, seed), invert(blobs(w, h, count, seed))]) {
+        for (const connectivity of [4, 8] as const) {
+          const labels = labelComponents(mask, w, h, connectivity);
+          expect(Array.from(labels.label)).toEqual(referenceLabels(mask, w, h, connectivity));
+        }
+      }
+    }
+  });
+});
