@@ -26,17 +26,13 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
   const warnings: Finding[] = [];
   const refuse = (errors: Finding[]): PipelineOutcome => ({ kind: 'analysed', errors, warnings });
 
-  let decoded;
-  try {
-    decoded = await decodeLuminance(input.png, image.maxPixels);
-  } catch {
-    return refuse([finding('INVALID_FILE', {}, ctx)]);
+  const piece = await readPiece(input, ctx);
+  if ('refusal' in piece) {
+    warnings.push(...piece.warnings);
+    return refuse([piece.refusal]);
   }
-  const classified = classify(decoded, classifyDefaults);
-  warnings.push(...classified.warnings);
-  if (classified.fatal) return refuse([classified.fatal]);
-
-  const regions = findRegions(classified.metal, decoded.w, decoded.h);
+  warnings.push(...piece.warnings);
+  const { sourceW, regions } = piece;
   const boxW = regions.box.x1 - regions.box.x0 + 1;
   const boxH = regions.box.y1 - regions.box.y0 + 1;
   ctx.pxPerMm = boxW / input.lengthMm;
@@ -55,7 +51,7 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
   if (scaled.error) return refuse([scaled.error]);
 
   const strip = { lengthMm: scaled.lengthMm, widthMm: scaled.widthMm };
-  const raster = await resampleToStrip(regions.keep, decoded.w, regions.box, strip, {
+  const raster = await resampleToStrip(regions.keep, sourceW, regions.box, strip, {
     mmPerPx: t.workMmPerPx,
     maxPixels: t.maxWorkPixels,
   });
@@ -117,6 +113,32 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
     errors: [],
     warnings,
     product: { geometry, cutoutsSvg: cutting, previewSvg: previewSvg(strip.lengthMm, strip.widthMm, cuts, title) },
+  };
+}
+
+/**
+ * Decode, classify and find the piece. A 24 MP image makes several 24-96 MB arrays here; they
+ * live only inside this function, so they are garbage before the working raster is built.
+ */
+async function readPiece(
+  input: PipelineInput,
+  ctx: FindingContext,
+): Promise<
+  | { sourceW: number; regions: ReturnType<typeof findRegions>; warnings: Finding[] }
+  | { refusal: Finding; warnings: Finding[] }
+> {
+  let decoded;
+  try {
+    decoded = await decodeLuminance(input.png, input.config.image.maxPixels);
+  } catch {
+    return { refusal: finding('INVALID_FILE', {}, ctx), warnings: [] };
+  }
+  const classified = classify(decoded, classifyDefaults);
+  if (classified.fatal) return { refusal: classified.fatal, warnings: classified.warnings };
+  return {
+    sourceW: decoded.w,
+    regions: findRegions(classified.metal, decoded.w, decoded.h),
+    warnings: classified.warnings,
   };
 }
 

@@ -4,8 +4,10 @@ import sharp from 'sharp';
 import { analyseDesign } from './analyse.ts';
 import type { PipelineInput } from './types.ts';
 
-// One upload per worker at a time: let libvips use the cores the pool is not using.
+// One upload per worker at a time: let libvips use the cores the pool is not using. Its operation
+// cache (up to 50 MB per process) never hits here: every upload is a different image.
 sharp.concurrency(Math.max(1, Math.floor(availableParallelism() / 2)));
+sharp.cache(false);
 
 parentPort?.on('message', async (task: { id: number; input: PipelineInput }) => {
   try {
