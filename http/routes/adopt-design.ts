@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { invalidRequest } from '../../core/errors.ts';
+import { coreError, invalidRequest } from '../../core/errors.ts';
 import { backToPage, isFormPost, requestAccount, seeOther } from '../handoff.ts';
 import { readJsonText } from '../read-body.ts';
 import { defineRoute } from '../route.ts';
 import { errorResponse, json } from '../respond.ts';
-import { coreError } from '../../core/errors.ts';
 
 const adoptBody = z.strictObject({ submissionNo: z.unknown() });
 
