@@ -1,15 +1,8 @@
 import { createHash } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { removeDir, startService, type TestService } from './helpers/service.ts';
+import { describe, expect, it } from 'vitest';
+import { servicePerTest } from './helpers/service.ts';
 
-let service: TestService;
-beforeEach(async () => {
-  service = await startService();
-});
-afterEach(async () => {
-  await service.close();
-  removeDir(service.dir);
-});
+const service = servicePerTest();
 
 const PASSWORD = 'correct horse battery';
 const creds = (email: string, password = PASSWORD, clientAddress = '192.0.2.1') => ({ email, password, clientAddress });

@@ -1,16 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { jobReplaySchema } from '../core/contract/job.ts';
 import { bearer, braceletBody, errorOf, jsonInit, openJob } from './helpers/flows.ts';
-import { removeDir, startService, type TestService } from './helpers/service.ts';
+import { servicePerTest } from './helpers/service.ts';
 
-let service: TestService;
-beforeEach(async () => {
-  service = await startService();
-});
-afterEach(async () => {
-  await service.close();
-  removeDir(service.dir);
-});
+const service = servicePerTest();
 
 const KEY = '6f1c8a52-3b7e-4d0a-9c1e-2f5b7d9e1a3c';
 const post = (body: unknown, key: string | undefined = KEY, address?: string) =>

@@ -1,17 +1,10 @@
 import { createHash } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createdJobSchema } from '../core/contract/job.ts';
 import { braceletBody, errorOf, jsonInit, openJob } from './helpers/flows.ts';
-import { removeDir, startService, type TestService } from './helpers/service.ts';
+import { servicePerTest } from './helpers/service.ts';
 
-let service: TestService;
-beforeEach(async () => {
-  service = await startService();
-});
-afterEach(async () => {
-  await service.close();
-  removeDir(service.dir);
-});
+const service = servicePerTest();
 
 const post = (body: unknown, headers?: Record<string, string>) => service.api('/jobs', jsonInit(body, headers));
 

@@ -1,19 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { jobSchema } from '../core/contract/job.ts';
 import { bearer, errorOf, getJob, openJob, uploadPng } from './helpers/flows.ts';
 import { setJobState } from './helpers/fixtures.ts';
 import { makePng } from './helpers/png.ts';
-import { removeDir, startService, type TestService } from './helpers/service.ts';
+import { servicePerTest } from './helpers/service.ts';
 
 const DAY = 24 * 3600 * 1000;
-let service: TestService;
-beforeEach(async () => {
-  service = await startService();
-});
-afterEach(async () => {
-  await service.close();
-  removeDir(service.dir);
-});
+const service = servicePerTest();
 
 const cancel = (job: { id: string; secret: string }) =>
   service.api(`/jobs/${job.id}`, { method: 'DELETE', headers: bearer(job.secret) });

@@ -1,3 +1,4 @@
+import { afterEach, beforeEach } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -87,4 +88,28 @@ export async function startService(options: TestServiceOptions = {}): Promise<Te
 
 export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * A fresh service for every test of the file, closed and removed after it. The returned object
+ * stands for the current test's service, so a file writes `const service = servicePerTest()`
+ * once instead of its own beforeEach/afterEach pair.
+ */
+export function servicePerTest(options: TestServiceOptions = {}): TestService {
+  let current: TestService | undefined;
+  beforeEach(async () => {
+    current = await startService(options);
+  });
+  afterEach(async () => {
+    if (!current) return;
+    await current.close();
+    removeDir(current.dir);
+    current = undefined;
+  });
+  return new Proxy({} as TestService, {
+    get(_, key) {
+      if (!current) throw new Error('the service exists only inside a test');
+      return Reflect.get(current, key);
+    },
+  });
 }
