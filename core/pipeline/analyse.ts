@@ -32,7 +32,7 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
     return refuse([piece.refusal]);
   }
   warnings.push(...piece.warnings);
-  const { sourceW, regions } = piece;
+  const { regions } = piece;
   const boxW = regions.box.x1 - regions.box.x0 + 1;
   const boxH = regions.box.y1 - regions.box.y0 + 1;
   ctx.pxPerMm = boxW / input.lengthMm;
@@ -51,7 +51,7 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
   if (scaled.error) return refuse([scaled.error]);
 
   const strip = { lengthMm: scaled.lengthMm, widthMm: scaled.widthMm };
-  const raster = await resampleToStrip(regions.keep, sourceW, regions.box, strip, {
+  const raster = await resampleToStrip(regions.keep, regions.box, strip, {
     mmPerPx: t.workMmPerPx,
     maxPixels: t.maxWorkPixels,
   });
@@ -118,14 +118,14 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
 
 /**
  * Decode, classify and find the piece. A 24 MP image makes several 24-96 MB arrays here; they
- * live only inside this function, so they are garbage before the working raster is built.
+ * live only inside this function (but for the piece's kept box), so they are garbage before the
+ * working raster is built.
  */
 async function readPiece(
   input: PipelineInput,
   ctx: FindingContext,
 ): Promise<
-  | { sourceW: number; regions: ReturnType<typeof findRegions>; warnings: Finding[] }
-  | { refusal: Finding; warnings: Finding[] }
+  { regions: ReturnType<typeof findRegions>; warnings: Finding[] } | { refusal: Finding; warnings: Finding[] }
 > {
   let decoded;
   try {
@@ -133,13 +133,12 @@ async function readPiece(
   } catch {
     return { refusal: finding('INVALID_FILE', {}, ctx), warnings: [] };
   }
+  const { w, h } = decoded;
   const classified = classify(decoded, classifyDefaults);
+  // The luminance is not needed past here: let it go before labelling makes the largest array.
+  decoded = undefined;
   if (classified.fatal) return { refusal: classified.fatal, warnings: classified.warnings };
-  return {
-    sourceW: decoded.w,
-    regions: findRegions(classified.metal, decoded.w, decoded.h),
-    warnings: classified.warnings,
-  };
+  return { regions: findRegions(classified.metal, w, h), warnings: classified.warnings };
 }
 
 const round = (value: number, digits: number): number => Number(value.toFixed(digits));

@@ -1,7 +1,10 @@
 import { labelComponents } from './labels.ts';
 
 export interface Regions {
-  /** The piece and the islands inside its openings: what framing works with. */
+  /**
+   * The piece and the islands inside its openings (what framing works with), cropped to the
+   * piece's box, row by row: 255 for kept ink, 0 otherwise (the raw input the resampler wants).
+   */
   keep: Uint8Array;
   /** Bounding box of the piece in source pixels, inclusive. */
   box: { x0: number; y0: number; x1: number; y1: number };
@@ -9,6 +12,10 @@ export interface Regions {
   droppedShare: number;
   islands: number;
 }
+
+// States of a pixel of the piece's box while the outside is found (0: the piece).
+const INSIDE = 1;
+const OUTSIDE = 2;
 
 /**
  * Decisions §4 step 2: the largest 8-connected ink region is the piece; other regions inside
@@ -20,51 +27,103 @@ export function findRegions(metal: Uint8Array, w: number, h: number): Regions {
   for (let k = 2; k <= ink.count; k++) if (ink.size[k]! > ink.size[piece]!) piece = k;
 
   const box = pieceBox(ink.label, piece, w, h);
-
-  // Air around the piece, 4-connected (the dual of 8-connected ink): the part reaching the
-  // image border is outside; the rest are the piece's openings. Only the piece's box needs
-  // labelling: everything outside it is air reaching the border, so air reaches the image
-  // border exactly when it reaches the box's border.
   const bw = box.x1 - box.x0 + 1;
   const bh = box.y1 - box.y0 + 1;
+  // No piece only when there is no ink at all.
+  if (!(bw > 0 && bh > 0)) return { keep: new Uint8Array(0), box, droppedRegions: 0, droppedShare: 0, islands: 0 };
+
+  // Air around the piece, 4-connected (the dual of 8-connected ink): what reaches the image
+  // border is outside, the rest are the piece's openings. Everything beyond the piece's box is
+  // outside, so air reaches the image border exactly when it reaches the box's border: a flood
+  // fill from the box's border into one byte per box pixel finds it, with no second labelling.
+  // Another ink region is one 8-connected whole that the piece does not touch, so it lies
+  // entirely inside or entirely outside.
+  // Both passes go run by run: a run of one label in a row is all piece, all air or all one
+  // other region, which the fill leaves wholly inside or wholly outside.
+  const label = ink.label;
+  const state = new Uint8Array(bw * bh); // all piece until marked
+  for (let y = 0; y < bh; y++) {
+    const row = (box.y0 + y) * w + box.x0;
+    let x = 0;
+    while (x < bw) {
+      const k = label[row + x]!;
+      const s = x++;
+      while (x < bw && label[row + x] === k) x++;
+      if (k !== piece) state.fill(INSIDE, y * bw + s, y * bw + x);
+    }
+  }
+  fillOutside(state, bw, bh);
+
+  // The state array becomes the kept crop, in place.
   const kept = new Uint8Array(ink.count + 1);
   kept[piece] = 1;
-  if (bw > 0 && bh > 0) {
-    const notPiece = new Uint8Array(bw * bh);
-    for (let y = 0; y < bh; y++) {
-      const row = (box.y0 + y) * w + box.x0;
-      for (let x = 0; x < bw; x++) notPiece[y * bw + x] = ink.label[row + x] === piece ? 0 : 1;
-    }
-    const around = labelComponents(notPiece, bw, bh, 4);
-    for (let y = 0; y < bh; y++) {
-      const row = (box.y0 + y) * w + box.x0;
-      for (let x = 0; x < bw; x++) {
-        const k = ink.label[row + x]!;
-        if (k && k !== piece && !around.touchesBorder[around.label[y * bw + x]!]) kept[k] = 1;
-      }
+  for (let y = 0; y < bh; y++) {
+    const row = (box.y0 + y) * w + box.x0;
+    let x = 0;
+    while (x < bw) {
+      const k = label[row + x]!;
+      const s = x++;
+      while (x < bw && label[row + x] === k) x++;
+      if (k && k !== piece && state[y * bw + s] === INSIDE) kept[k] = 1;
+      state.fill(kept[k] ? 255 : 0, y * bw + s, y * bw + x);
     }
   }
-  const keep = new Uint8Array(w * h);
   let droppedInk = 0;
   let totalInk = 0;
-  for (let i = 0; i < keep.length; i++) {
-    const k = ink.label[i]!;
-    if (!k) continue;
-    totalInk++;
-    if (!kept[k]) {
-      droppedInk++;
-      continue;
-    }
-    keep[i] = 1;
-  }
   let islands = 0;
   let dropped = 0;
   for (let k = 1; k <= ink.count; k++) {
-    if (k === piece) continue;
-    if (kept[k]) islands++;
-    else dropped++;
+    totalInk += ink.size[k]!;
+    if (!kept[k]) {
+      droppedInk += ink.size[k]!;
+      dropped++;
+    } else if (k !== piece) islands++;
   }
-  return { keep, box, droppedRegions: dropped, droppedShare: totalInk ? droppedInk / totalInk : 0, islands };
+  return { keep: state, box, droppedRegions: dropped, droppedShare: totalInk ? droppedInk / totalInk : 0, islands };
+}
+
+/**
+ * Marks OUTSIDE every INSIDE pixel 4-connected to the border through INSIDE pixels: a scanline
+ * fill (each seed fills its whole run, then seeds the runs it touches above and below), whose
+ * stack holds run starts rather than pixels.
+ */
+function fillOutside(state: Uint8Array, w: number, h: number): void {
+  let stack = new Int32Array(1024);
+  let top = 0;
+  const push = (i: number): void => {
+    if (top === stack.length) {
+      const grown = new Int32Array(stack.length * 2);
+      grown.set(stack);
+      stack = grown;
+    }
+    stack[top++] = i;
+  };
+  for (let x = 0; x < w; x++) {
+    push(x);
+    push((h - 1) * w + x);
+  }
+  for (let y = 1; y < h - 1; y++) {
+    push(y * w);
+    push(y * w + w - 1);
+  }
+  while (top > 0) {
+    const i = stack[--top]!;
+    if (state[i] !== INSIDE) continue;
+    const y = (i / w) | 0;
+    const row = y * w;
+    let l = i;
+    let r = i + 1;
+    while (l > row && state[l - 1] === INSIDE) l--;
+    while (r < row + w && state[r] === INSIDE) r++;
+    state.fill(OUTSIDE, l, r);
+    for (const n of [row - w, row + w]) {
+      if (n < 0 || n >= state.length) continue;
+      // One seed per run of INSIDE pixels along [l, r) in the neighbouring row.
+      for (let x = l - row; x < r - row; x++) {
+        if (state[n + x] === INSIDE && (x === l - row || state[n + x - 1] !== INSIDE)) push(n + x);
+      }
+    }
+  }
 }
 
 /** Bounding box of component k, inclusive ({ x0: w, y0: h, x1: -1, y1: -1 } when it has no pixel). */
@@ -72,13 +131,15 @@ function pieceBox(label: Int32Array, k: number, w: number, h: number): Regions['
   const box = { x0: w, y0: h, x1: -1, y1: -1 };
   for (let y = 0; y < h; y++) {
     const row = y * w;
-    for (let x = 0; x < w; x++) {
-      if (label[row + x] !== k) continue;
-      if (x < box.x0) box.x0 = x;
-      if (x > box.x1) box.x1 = x;
-      if (y < box.y0) box.y0 = y;
-      if (y > box.y1) box.y1 = y;
-    }
+    let x0 = 0;
+    while (x0 < w && label[row + x0] !== k) x0++;
+    if (x0 === w) continue;
+    let x1 = w - 1;
+    while (label[row + x1] !== k) x1--;
+    if (x0 < box.x0) box.x0 = x0;
+    if (x1 > box.x1) box.x1 = x1;
+    if (y < box.y0) box.y0 = y;
+    box.y1 = y;
   }
   return box;
 }

@@ -3,13 +3,18 @@ import { parentPort } from 'node:worker_threads';
 import sharp from 'sharp';
 import { analyseDesign } from './analyse.ts';
 import type { PipelineInput } from './types.ts';
+import { warmUp } from './warm-up.ts';
 
 // One upload per worker at a time: let libvips use the cores the pool is not using. Its operation
 // cache (up to 50 MB per process) never hits here: every upload is a different image.
 sharp.concurrency(Math.max(1, Math.floor(availableParallelism() / 2)));
 sharp.cache(false);
 
+// Uploads wait for the warm-up (under a second, once per worker) rather than interleave with it.
+const warm = warmUp().catch(() => undefined);
+
 parentPort?.on('message', async (task: { id: number; input: PipelineInput }) => {
+  await warm;
   try {
     const outcome = await analyseDesign(task.input);
     parentPort?.postMessage({ id: task.id, outcome });
