@@ -1,8 +1,8 @@
 import type { Context } from 'hono';
-import { getCookie } from 'hono/cookie';
 import type { CoreError } from '../core/errors.ts';
-import { SESSION_COOKIE, type SessionAccount } from '../core/handoff/types.ts';
+import type { SessionAccount } from '../core/handoff/types.ts';
 import type { Core } from '../core/index.ts';
+import { readSession } from '../web/session.ts';
 import { mediaType } from './read-body.ts';
 
 /** The approval page posts plain HTML forms; everyone else sends JSON (decisions §5). */
@@ -27,12 +27,10 @@ export async function requestAccount(
   core: Core,
 ): Promise<{ ok: true; account: SessionAccount | undefined } | { ok: false; error: CoreError }> {
   if (!fromOurSite(c, core.urls.siteUrl)) return { ok: true, account: undefined };
-  const result = await core.sessionAccount(getCookie(c, SESSION_COOKIE));
+  const result = await readSession(c, core);
   return result.ok ? { ok: true, account: result.value } : { ok: false, error: result.error };
 }
 
 /** Where a form post lands: back on the approval page, with the refusal's code when there is one. */
 export const backToPage = (token: string, code?: string): string =>
   `/a/${encodeURIComponent(token)}${code ? `?e=${encodeURIComponent(code)}` : ''}`;
-
-export const seeOther = (location: string): Response => new Response(null, { status: 303, headers: { location } });

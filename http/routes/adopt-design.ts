@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { coreError, invalidRequest } from '../../core/errors.ts';
-import { backToPage, isFormPost, requestAccount, seeOther } from '../handoff.ts';
+import { backToPage, isFormPost, requestAccount } from '../handoff.ts';
+import { seeOther } from '../../web/html.ts';
 import { readJsonText } from '../read-body.ts';
 import { defineRoute } from '../route.ts';
 import { errorResponse, json } from '../respond.ts';

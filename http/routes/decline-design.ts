@@ -1,4 +1,5 @@
-import { backToPage, isFormPost, seeOther } from '../handoff.ts';
+import { backToPage, isFormPost } from '../handoff.ts';
+import { seeOther } from '../../web/html.ts';
 import { defineRoute } from '../route.ts';
 import { errorResponse, json } from '../respond.ts';
 
