@@ -57,10 +57,10 @@ export function createApp(options: AppOptions): Hono {
   }
   for (const [path, methods] of methodsByPath) {
     const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', ');
-    app.all(path, (c) => errorResponse(c, coreError('METHOD_NOT_ALLOWED'), { allow }));
+    app.all(path, () => errorResponse(coreError('METHOD_NOT_ALLOWED'), { allow }));
   }
-  app.all(API_BASE_PATH, (c) => errorResponse(c, noSuchEndpoint()));
-  app.all(`${API_BASE_PATH}/*`, (c) => errorResponse(c, noSuchEndpoint()));
+  app.all(API_BASE_PATH, () => errorResponse(noSuchEndpoint()));
+  app.all(`${API_BASE_PATH}/*`, () => errorResponse(noSuchEndpoint()));
 
   registerMcpRoutes(app, options);
   registerWebRoutes(app, options.core, {
@@ -71,7 +71,7 @@ export function createApp(options: AppOptions): Hono {
 
   app.onError((error, c: Context) => {
     options.log.error({ msg: 'unexpected error', method: c.req.method, path: c.req.path, err: String(error) });
-    return errorResponse(c, coreError('PROCESSING_FAILED'));
+    return errorResponse(coreError('PROCESSING_FAILED'));
   });
   return app;
 }

@@ -11,5 +11,5 @@ export async function withJob(
   then: (job: JobRow) => Promise<Response> | Response,
 ): Promise<Response> {
   const job = await env.core.authenticate(c.req.param('jobId') ?? '', bearerToken(c.req.header('authorization')));
-  return job.ok ? then(job.value) : errorResponse(c, job.error);
+  return job.ok ? then(job.value) : errorResponse(job.error);
 }

@@ -1,10 +1,9 @@
-import type { Context } from 'hono';
 import type { CoreError } from '../core/errors.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Every API answer: UTF-8 JSON, never cached (a 201 carries a secret). */
-export function json(c: Context, status: number, body: unknown, headers: Record<string, string> = {}): Response {
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
     headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', ...headers },
@@ -12,7 +11,7 @@ export function json(c: Context, status: number, body: unknown, headers: Record<
 }
 
 /** The contract's error envelope, with `Retry-After` wherever the catalogue gives one. */
-export function errorResponse(c: Context, error: CoreError, headers: Record<string, string> = {}): Response {
+export function errorResponse(error: CoreError, headers: Record<string, string> = {}): Response {
   const body: { code: string; message: string; agent_instruction?: string; retryable?: boolean } = {
     code: error.code,
     message: error.message,
@@ -21,5 +20,5 @@ export function errorResponse(c: Context, error: CoreError, headers: Record<stri
   if (error.retryable !== undefined) body.retryable = error.retryable;
   const retry: Record<string, string> =
     error.retryAfterSec === undefined ? {} : { 'retry-after': String(error.retryAfterSec) };
-  return json(c, error.status, { error: body }, { ...retry, ...headers });
+  return json(error.status, { error: body }, { ...retry, ...headers });
 }

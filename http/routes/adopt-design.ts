@@ -16,18 +16,18 @@ export const adoptDesign = defineRoute({
     const token = c.req.param('token') ?? '';
     const form = isFormPost(c);
     const session = await requestAccount(c, core);
-    if (!session.ok) return form ? seeOther(backToPage(token, session.error.code)) : errorResponse(c, session.error);
+    if (!session.ok) return form ? seeOther(backToPage(token, session.error.code)) : errorResponse(session.error);
     if (!session.account) {
       if (form) return seeOther(`/signin?next=${encodeURIComponent(backToPage(token))}`);
-      return errorResponse(c, coreError('ACCOUNT_REQUIRED'));
+      return errorResponse(coreError('ACCOUNT_REQUIRED'));
     }
     const submissionNo = form ? await formSubmissionNo(c.req.raw) : await jsonSubmissionNo(c.req.raw);
     if (!submissionNo.ok)
-      return form ? seeOther(backToPage(token, 'INVALID_REQUEST')) : errorResponse(c, submissionNo.error);
+      return form ? seeOther(backToPage(token, 'INVALID_REQUEST')) : errorResponse(submissionNo.error);
     const result = await core.adopt(token, submissionNo.value, session.account.accountId);
     if (form) return seeOther(result.ok ? `/designs/${result.value.designId}` : backToPage(token, result.error.code));
-    if (!result.ok) return errorResponse(c, result.error);
-    return json(c, result.value.created ? 201 : 200, { designId: result.value.designId });
+    if (!result.ok) return errorResponse(result.error);
+    return json(result.value.created ? 201 : 200, { designId: result.value.designId });
   },
 });
 

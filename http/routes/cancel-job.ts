@@ -8,6 +8,6 @@ export const cancelJob = defineRoute({
   handle: (c, env) =>
     withJob(c, env, async (job) => {
       const result = await env.core.cancelJob(job);
-      return result.ok ? json(c, 200, { ok: true }) : errorResponse(c, result.error);
+      return result.ok ? json(200, { ok: true }) : errorResponse(result.error);
     }),
 });

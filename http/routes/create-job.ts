@@ -15,8 +15,8 @@ export const createJob = defineRoute({
       idempotencyKey: c.req.header('idempotency-key'),
       clientAddress: clientAddress(c, trustProxy),
     });
-    if (!result.ok) return errorResponse(c, result.error);
-    if (result.value.kind === 'replayed') return json(c, 200, { job: result.value.job });
-    return json(c, 201, { job: result.value.job, credentials: { jobSecret: result.value.jobSecret } });
+    if (!result.ok) return errorResponse(result.error);
+    if (result.value.kind === 'replayed') return json(200, { job: result.value.job });
+    return json(201, { job: result.value.job, credentials: { jobSecret: result.value.jobSecret } });
   },
 });

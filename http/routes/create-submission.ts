@@ -10,9 +10,9 @@ export const createSubmission = defineRoute({
   handle: (c, env) =>
     withJob(c, env, async (job) => {
       const png = await readUpload(c.req.raw, env.core.config.image.maxBytes);
-      if (!png.ok) return errorResponse(c, png.error);
+      if (!png.ok) return errorResponse(png.error);
       const result = await env.core.submit(job, png.value, clientAddress(c, env.trustProxy));
-      if (!result.ok) return errorResponse(c, result.error);
-      return json(c, result.value.status, { submission: result.value.submission });
+      if (!result.ok) return errorResponse(result.error);
+      return json(result.value.status, { submission: result.value.submission });
     }),
 });

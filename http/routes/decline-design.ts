@@ -11,6 +11,6 @@ export const declineDesign = defineRoute({
     const token = c.req.param('token') ?? '';
     const result = await core.decline(token);
     if (isFormPost(c)) return seeOther(backToPage(token, result.ok ? undefined : result.error.code));
-    return result.ok ? json(c, 200, { ok: true, status: 'declined' }) : errorResponse(c, result.error);
+    return result.ok ? json(200, { ok: true, status: 'declined' }) : errorResponse(result.error);
   },
 });

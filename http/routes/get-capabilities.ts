@@ -4,5 +4,5 @@ import { json } from '../respond.ts';
 export const getCapabilities = defineRoute({
   method: 'GET',
   path: '/capabilities',
-  handle: (c, { core }) => json(c, 200, core.capabilities()),
+  handle: (c, { core }) => json(200, core.capabilities()),
 });

@@ -8,6 +8,6 @@ export const getSubmission = defineRoute({
   handle: (c, env) =>
     withJob(c, env, async (job) => {
       const result = await env.core.readSubmission(job, c.req.param('no') ?? '');
-      return result.ok ? json(c, 200, { submission: result.value }) : errorResponse(c, result.error);
+      return result.ok ? json(200, { submission: result.value }) : errorResponse(result.error);
     }),
 });

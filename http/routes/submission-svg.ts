@@ -11,7 +11,7 @@ function svgRoute(file: SubmissionFile): ApiRoute {
     handle: (c, env) =>
       withJob(c, env, async (job) => {
         const result = await env.core.readSubmissionFile(job, c.req.param('no') ?? '', file);
-        if (!result.ok) return errorResponse(c, result.error);
+        if (!result.ok) return errorResponse(result.error);
         return new Response(result.value, {
           status: 200,
           headers: {
