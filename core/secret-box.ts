@@ -1,8 +1,7 @@
 import { createCipheriv, createDecipheriv } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import type { Database } from '../db/database.ts';
-import { serverKeys } from '../db/schema.ts';
 import type { Randomness } from './randomness.ts';
+import { loadServerKey } from './server-keys.ts';
 
 /**
  * Authenticated encryption (AES-256-GCM) under a server key every instance on the database
@@ -19,14 +18,9 @@ const VERSION = 'v1';
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
 
-/** Loads the encryption key, creating it on first start (the same way as the keyed-hash key). */
+/** Loads the encryption key, creating it on first start. */
 export async function loadSecretBox(db: Database, random: Randomness): Promise<SecretBox> {
-  const candidate = Buffer.from(random.bytes(32)).toString('base64url');
-  const encoded = await db.write(async (tx) => {
-    await tx.insert(serverKeys).values({ name: KEY_NAME, value: candidate }).onConflictDoNothing();
-    const [row] = await tx.select().from(serverKeys).where(eq(serverKeys.name, KEY_NAME));
-    return row!.value;
-  });
+  const encoded = await loadServerKey(db, random, KEY_NAME);
   return secretBoxFromKey(Buffer.from(encoded, 'base64url'), random);
 }
 
