@@ -103,6 +103,37 @@ describe('streamable HTTP at /mcp', () => {
     for (const result of [open, submit, check]) expect(JSON.stringify(result)).not.toMatch(/ajs_/);
   });
 
+  it('runs the whole flow over HTTP: failing design, its instructions, passing design, decline, declined', async () => {
+    const { client } = await connect();
+    const open = await call(client, 'open_job', braceletArgs);
+    const jobId = (open.structuredContent as any).job.id;
+
+    const bad = makePng({ width: 600, height: 400, seed: 21 });
+    service.pipeline.script(bad, 'invalid');
+    const failed = await call(client, 'submit_design', { jobId, pngBase64: bad.toString('base64') });
+    expect(failed.isError).toBeFalsy();
+    expect(failed.structuredContent).toMatchObject({ status: 'failed_validation', approval: null });
+    expect((failed.structuredContent as any).errors[0].agent_instruction).toBeTruthy();
+    expect(textOf(failed)).toContain('Scripted instruction (test stand-in).');
+
+    const good = makePng({ width: 600, height: 400, seed: 22 });
+    const passed = await call(client, 'submit_design', { jobId, pngBase64: good.toString('base64') });
+    const url: string = (passed.structuredContent as any).approval.url;
+    expect(textOf(passed)).toContain('Hebrew');
+    const token = url.split('/a/')[1];
+    const declined = await service.api(`/handoff/${token}/decline`, { method: 'POST' });
+    expect(declined.status).toBe(200);
+    const check = await call(client, 'check_approval', { jobId });
+    expect(check.structuredContent).toMatchObject({ status: 'declined', approval: { status: 'declined' } });
+    for (const result of [open, failed, passed, check]) expect(JSON.stringify(result)).not.toMatch(/ajs_/);
+
+    const notBase64 = await call(client, 'submit_design', { jobId, pngBase64: '%%% not base64 %%%' });
+    expect([notBase64.isError, errorEnvelope(notBase64).code]).toEqual([true, 'INVALID_REQUEST']);
+    const gif = Buffer.from('GIF89a this is not a png at all, really').toString('base64');
+    const notPng = await call(client, 'submit_design', { jobId, pngBase64: gif });
+    expect([notPng.isError, errorEnvelope(notPng).code]).toEqual([true, 'INVALID_FILE']);
+  });
+
   it('keeps sessions apart: another session did not open the job', async () => {
     const first = await connect();
     const second = await connect();
