@@ -1,7 +1,7 @@
 import type { Finding } from '../contract/finding.ts';
 import { distanceTransform } from './distance.ts';
 import { finding, type FindingContext, type Location } from './findings.ts';
-import { componentBoxes, labelComponents, type Labels } from './labels.ts';
+import { componentBoxes, componentMask, forRunsOf, labelComponents, type Labels } from './labels.ts';
 import { fill, surveyAir } from './openings.ts';
 import type { StripRaster } from './raster.ts';
 import { locate, MAX_LOCATIONS } from './spots.ts';
@@ -51,24 +51,26 @@ function bridgeIslands(raster: StripRaster, parts: Labels, options: FrameOptions
   if (parts.count <= 1) return [];
   let main = 1;
   for (let k = 2; k <= parts.count; k++) if (parts.size[k]! > parts.size[main]!) main = k;
-  const mainMask = new Uint8Array(w * h);
-  for (let i = 0; i < mainMask.length; i++) if (parts.label[i] === main) mainMask[i] = 1;
+  const mainMask = componentMask(parts, main);
   const toMain = distanceTransform(mainMask, w, h, { withNearest: true });
-  // Per island, its pixel nearest to the main piece (distances in millimetres).
+  // Per island, its pixel nearest to the main piece (distances in millimetres), in raster order.
   const best = new Float64Array(parts.count + 1).fill(Infinity);
   const bestPixel = new Int32Array(parts.count + 1).fill(-1);
-  for (let i = 0; i < mainMask.length; i++) {
-    const k = parts.label[i]!;
-    if (!k || k === main) continue;
-    const j = toMain.nearest[i]!;
-    if (j < 0) continue;
-    const d = Math.hypot(
-      ((i % w) - (j % w)) * raster.mmPerPxX,
-      (Math.floor(i / w) - Math.floor(j / w)) * raster.mmPerPxY,
-    );
-    if (d < best[k]!) {
-      best[k] = d;
-      bestPixel[k] = i;
+  const { start, end, label } = parts.runs;
+  for (let r = 0; r < label.length; r++) {
+    const k = label[r]!;
+    if (k === main) continue;
+    for (let i = start[r]!; i < end[r]!; i++) {
+      const j = toMain.nearest[i]!;
+      if (j < 0) continue;
+      const d = Math.hypot(
+        ((i % w) - (j % w)) * raster.mmPerPxX,
+        (Math.floor(i / w) - Math.floor(j / w)) * raster.mmPerPxY,
+      );
+      if (d < best[k]!) {
+        best[k] = d;
+        bestPixel[k] = i;
+      }
     }
   }
   const boxes = componentBoxes(parts, w);
@@ -83,7 +85,7 @@ function bridgeIslands(raster: StripRaster, parts: Labels, options: FrameOptions
       drawBar(raster, from, toMain.nearest[from]!, options.bridgeMm);
       bridged.push(at);
     } else if (parts.size[k]! * pxArea <= options.removableIslandMm2) {
-      for (let i = 0; i < raster.data.length; i++) if (parts.label[i] === k) raster.data[i] = 0;
+      forRunsOf(parts, k, (from, to) => raster.data.fill(0, from, to));
       removed.push(at);
     }
   }

@@ -11,6 +11,8 @@ export interface Labels {
   touchesBorder: Uint8Array;
   /** `first[k]` is the index of component k's first pixel in raster order (index 0 unused). */
   first: Int32Array;
+  /** Every run of "on" pixels in raster order: [start, end) as raster indices, and its component. */
+  runs: { start: Int32Array; end: Int32Array; label: Int32Array };
 }
 
 /** Labels 4- or 8-connected components (see `scanLabels`). */
@@ -21,8 +23,14 @@ export function labelComponents(on: Uint8Array, w: number, h: number, connectivi
 /** The pixels of one component as a 0/1 mask. */
 export function componentMask(labels: Labels, k: number): Uint8Array {
   const out = new Uint8Array(labels.label.length);
-  for (let i = 0; i < out.length; i++) if (labels.label[i] === k) out[i] = 1;
+  forRunsOf(labels, k, (s, e) => out.fill(1, s, e));
   return out;
+}
+
+/** Calls `each(start, end)` for every run of component k, in raster order. */
+export function forRunsOf(labels: Labels, k: number, each: (start: number, end: number) => void): void {
+  const { start, end, label } = labels.runs;
+  for (let r = 0; r < label.length; r++) if (label[r] === k) each(start[r]!, end[r]!);
 }
 
 /** Per component: centroid and bounding box in pixels. */
@@ -40,25 +48,21 @@ export function componentBoxes(labels: Labels, w: number): ComponentBox[] {
   const sx = new Float64Array(labels.count + 1);
   const sy = new Float64Array(labels.count + 1);
   for (let k = 0; k <= labels.count; k++) boxes.push({ cx: 0, cy: 0, x0: Infinity, y0: Infinity, x1: -1, y1: -1 });
-  // Run by run: a run of one label adds its span to the box and its pixel coordinates to the
-  // sums at once (integer sums, exact in doubles whatever the order).
-  const h = w > 0 ? labels.label.length / w : 0;
-  for (let y = 0; y < h; y++) {
-    const row = y * w;
-    let x = 0;
-    while (x < w) {
-      const k = labels.label[row + x]!;
-      const s = x++;
-      while (x < w && labels.label[row + x] === k) x++;
-      if (!k) continue;
-      const b = boxes[k]!;
-      sx[k] = sx[k]! + ((s + x - 1) * (x - s)) / 2;
-      sy[k] = sy[k]! + y * (x - s);
-      if (s < b.x0) b.x0 = s;
-      if (x - 1 > b.x1) b.x1 = x - 1;
-      if (y < b.y0) b.y0 = y;
-      if (y > b.y1) b.y1 = y;
-    }
+  // Run by run: a run adds its span to the box and its pixel coordinates to the sums at once
+  // (integer sums, exact in doubles whatever the order).
+  const { start, end, label } = labels.runs;
+  for (let r = 0; r < label.length; r++) {
+    const k = label[r]!;
+    const y = Math.floor(start[r]! / w);
+    const s = start[r]! - y * w;
+    const x = end[r]! - y * w;
+    const b = boxes[k]!;
+    sx[k] = sx[k]! + ((s + x - 1) * (x - s)) / 2;
+    sy[k] = sy[k]! + y * (x - s);
+    if (s < b.x0) b.x0 = s;
+    if (x - 1 > b.x1) b.x1 = x - 1;
+    if (y < b.y0) b.y0 = y;
+    if (y > b.y1) b.y1 = y;
   }
   for (let k = 1; k <= labels.count; k++) {
     boxes[k]!.cx = sx[k]! / labels.size[k]! + 0.5;

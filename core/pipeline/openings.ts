@@ -50,11 +50,12 @@ function findPinches(residue: Uint8Array, wideLabel: Int32Array, w: number, h: n
     if (!firstNeighbour[k]) firstNeighbour[k] = other;
     else if (firstNeighbour[k] !== other) joins[k] = 1;
   };
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const i = y * w + x;
-      const k = parts.label[i]!;
-      if (!k || joins[k]) continue;
+  const { start, end, label } = parts.runs;
+  for (let r = 0; r < label.length; r++) {
+    const k = label[r]!;
+    const y = Math.floor(start[r]! / w);
+    for (let i = start[r]!; i < end[r]! && !joins[k]; i++) {
+      const x = i - y * w;
       if (x > 0) meet(k, wideLabel[i - 1]!);
       if (x < w - 1) meet(k, wideLabel[i + 1]!);
       if (y > 0) meet(k, wideLabel[i - w]!);

@@ -1,6 +1,6 @@
 import type { Finding } from '../contract/finding.ts';
 import { finding, type FindingContext, type Location } from './findings.ts';
-import { componentBoxes, labelComponents, type Labels } from './labels.ts';
+import { componentBoxes, forRunsOf, labelComponents, type Labels } from './labels.ts';
 import { surveyAir } from './openings.ts';
 import type { StripRaster } from './raster.ts';
 import { locate, MAX_LOCATIONS } from './spots.ts';
@@ -34,8 +34,8 @@ export function validateStrip(
   if (metal.count > 1) {
     let main = 1;
     for (let k = 2; k <= metal.count; k++) if (metal.size[k]! > metal.size[main]!) main = k;
-    const notMain = new Uint8Array(w * h);
-    for (let i = 0; i < notMain.length; i++) notMain[i] = metal.label[i] === main ? 0 : 1;
+    const notMain = new Uint8Array(w * h).fill(1);
+    forRunsOf(metal, main, (from, to) => notMain.fill(0, from, to));
     const around = labelComponents(notMain, w, h, 4);
     const boxes = componentBoxes(metal, w);
     const trapped: Location[] = [];
