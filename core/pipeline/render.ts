@@ -7,14 +7,43 @@ const PREVIEW_FILL = '#2b2118';
 /** Preview detail: well below what shows at any sensible size, well above the cut tolerance. */
 const PREVIEW_TOLERANCE_MM = 0.05;
 
-type Format = (v: number) => string;
+/**
+ * A number format: `round` gives the value the text stands for (equal text, equal value), `text`
+ * writes a value `round` gave.
+ */
+interface Format {
+  round(v: number): number;
+  text(rounded: number): string;
+}
 
-// toFixed keeps the sign of a value that rounds to zero ("-0.000"): the contract wants plain numbers.
-const fixed3: Format = (v) => {
-  const s = v.toFixed(3);
-  return s === '-0.000' ? '0.000' : s;
+/**
+ * Exactly `v.toFixed(3)`, but "0.000" for values that round to zero (toFixed keeps the sign:
+ * "-0.000"; the contract wants plain numbers). Thousandths are found by arithmetic, which agrees
+ * with toFixed wherever `v` is not within rounding error of a half thousandth; there toFixed
+ * decides. Paths hold tens of thousands of numbers, and toFixed is most of their cost.
+ */
+const fixed3: Format = {
+  round(v) {
+    const t = v * 1000;
+    const frac = t - Math.floor(t);
+    const n = Math.abs(frac - 0.5) < 1e-6 ? Math.round(Number(v.toFixed(3)) * 1000) : Math.round(t);
+    return n === 0 ? 0 : n / 1000;
+  },
+  text(rounded) {
+    const n = Math.round(rounded * 1000);
+    const abs = n < 0 ? -n : n;
+    const whole = Math.floor(abs / 1000);
+    const frac = abs - whole * 1000;
+    return `${n < 0 ? '-' : ''}${whole}.${frac < 10 ? '00' : frac < 100 ? '0' : ''}${frac}`;
+  },
 };
-const short2: Format = (v) => String(Math.round(v * 100) / 100 || 0);
+/** A number as the cutting file writes it (exported for the test that holds it to toFixed). */
+export const cutNumber = (v: number): string => fixed3.text(fixed3.round(v));
+
+const short2: Format = {
+  round: (v) => Math.round(v * 100) / 100 || 0,
+  text: (rounded) => String(rounded),
+};
 
 /**
  * Points closer than this to the previous kept point are dropped from the cutting file: at a
@@ -29,27 +58,45 @@ const MIN_SPACING_MM = 0.01;
  * distinct points or no area remain (such a ring would cut a line, or nothing).
  */
 function ringPath(ring: readonly Point[], format: Format, minSpacing = 0): string {
-  const xs: string[] = [];
-  const ys: string[] = [];
+  const xs: number[] = [];
+  const ys: number[] = [];
   let kept: Point | undefined;
   for (const point of ring) {
-    const fx = format(point[0]);
-    const fy = format(point[1]);
+    const rx = format.round(point[0]);
+    const ry = format.round(point[1]);
     const last = xs.length - 1;
-    if (last >= 0 && xs[last] === fx && ys[last] === fy) continue;
+    if (last >= 0 && xs[last] === rx && ys[last] === ry) continue;
     if (kept && Math.hypot(point[0] - kept[0], point[1] - kept[1]) < minSpacing) continue;
     kept = point;
-    xs.push(fx);
-    ys.push(fy);
+    xs.push(rx);
+    ys.push(ry);
   }
-  const near = (i: number) => Math.hypot(Number(xs[i]) - Number(xs[0]), Number(ys[i]) - Number(ys[0])) < minSpacing;
+  const near = (i: number) => Math.hypot(xs[i]! - xs[0]!, ys[i]! - ys[0]!) < minSpacing;
   while (xs.length > 1 && ((xs[0] === xs[xs.length - 1] && ys[0] === ys[ys.length - 1]) || near(xs.length - 1))) {
     xs.pop();
     ys.pop();
   }
-  if (new Set(xs.map((x, i) => `${x} ${ys[i]}`)).size < 3) return '';
-  if (ringArea(xs.map((x, i): Point => [Number(x), Number(ys[i])])) === 0) return '';
-  return `M${xs.map((x, i) => `${x} ${ys[i]}`).join('L')}Z`;
+  if (!hasThreeDistinct(xs, ys) || twiceArea(xs, ys) === 0) return '';
+  let d = '';
+  for (let i = 0; i < xs.length; i++) d += `${i === 0 ? 'M' : 'L'}${format.text(xs[i]!)} ${format.text(ys[i]!)}`;
+  return `${d}Z`;
+}
+
+function hasThreeDistinct(xs: readonly number[], ys: readonly number[]): boolean {
+  let second = -1;
+  for (let i = 1; i < xs.length; i++) {
+    if (xs[i] === xs[0] && ys[i] === ys[0]) continue;
+    if (second < 0) second = i;
+    else if (xs[i] !== xs[second] || ys[i] !== ys[second]) return true;
+  }
+  return false;
+}
+
+/** `ringArea` × 2 over parallel coordinate arrays, in the same order of operations. */
+function twiceArea(xs: readonly number[], ys: readonly number[]): number {
+  let twice = 0;
+  for (let i = 0, j = xs.length - 1; i < xs.length; j = i++) twice += xs[j]! * ys[i]! - xs[i]! * ys[j]!;
+  return twice;
 }
 
 /** A cut's path data: its outer ring then its holes; '' when the outer ring is degenerate. */
@@ -68,8 +115,8 @@ export function cuttingSvg(lengthMm: number, widthMm: number, cuts: readonly Cut
     .map((cut) => cutPath(cut, fixed3, MIN_SPACING_MM))
     .filter((d) => d !== '')
     .map((d) => `<path d="${d}" fill="#000" fill-rule="evenodd"/>\n`);
-  const l = fixed3(lengthMm);
-  const w = fixed3(widthMm);
+  const l = cutNumber(lengthMm);
+  const w = cutNumber(widthMm);
   return (
     `<svg xmlns="${SVG_NS}" viewBox="0.000 0.000 ${l} ${w}" width="${l}mm" height="${w}mm">\n` +
     `<g id="cutouts">\n${paths.join('')}</g>\n</svg>\n`
@@ -100,7 +147,7 @@ export function previewSvg(lengthMm: number, widthMm: number, cuts: readonly Cut
   const d = [strip, ...rings.map((ring) => simplifyRing(ring, PREVIEW_TOLERANCE_MM))]
     .map((ring) => ringPath(ring, short2))
     .join('');
-  const view = `0 0 ${short2(lengthMm)} ${short2(widthMm)}`;
+  const view = `0 0 ${short2.text(short2.round(lengthMm))} ${short2.text(short2.round(widthMm))}`;
   return (
     `<svg xmlns="${SVG_NS}" role="img" viewBox="${view}"><title>${escapeXml(title)}</title>` +
     `<path d="${d}" fill="${PREVIEW_FILL}" fill-rule="evenodd"/></svg>\n`

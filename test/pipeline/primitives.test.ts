@@ -3,6 +3,7 @@ import { distanceTransform } from '../../core/pipeline/distance.ts';
 import { distancesAt } from '../../core/pipeline/distance-at.ts';
 import { labelComponents } from '../../core/pipeline/labels.ts';
 import { invert, openMask } from '../../core/pipeline/morphology.ts';
+import { cutNumber } from '../../core/pipeline/render.ts';
 
 /** Deterministic blobby masks: random discs, so openings and thin parts both occur. */
 function blobs(w: number, h: number, count: number, seed: number): Uint8Array {
@@ -101,6 +102,17 @@ describe('pipeline primitives against their definitions', () => {
           expect(Array.from(labels.label)).toEqual(referenceLabels(mask, w, h, connectivity));
         }
       }
+    }
+  });
+
+  it('writes cutting-file numbers exactly as toFixed(3) does, without a negative zero', () => {
+    let state = 7;
+    const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const values = [0, -0, 0.0005, 0.0015, 1.2345, 2.0005, -2.0005, -0.0004, -0.0006, 155, 19.97, 999.9995];
+    for (let i = 0; i < 20000; i++) values.push((next() - 0.05) * 400, Math.round(next() * 4e5) / 2000 - 10);
+    for (const v of values) {
+      const expected = v.toFixed(3) === '-0.000' ? '0.000' : v.toFixed(3);
+      expect(cutNumber(v), String(v)).toBe(expected);
     }
   });
 });
