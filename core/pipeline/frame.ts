@@ -51,7 +51,7 @@ function bridgeIslands(raster: StripRaster, parts: Labels, options: FrameOptions
   if (parts.count <= 1) return [];
   let main = 1;
   for (let k = 2; k <= parts.count; k++) if (parts.size[k]! > parts.size[main]!) main = k;
-  const mainMask = componentMask(parts, main);
+  const mainMask = componentMask(parts, main, w * h);
   const toMain = distanceTransform(mainMask, w, h, { withNearest: true });
   // Per island, its pixel nearest to the main piece (distances in millimetres), in raster order.
   const best = new Float64Array(parts.count + 1).fill(Infinity);

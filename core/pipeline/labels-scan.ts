@@ -1,4 +1,4 @@
-import type { Labels } from './labels.ts';
+import type { RunLabels } from './labels.ts';
 import { RunFinder } from './runs.ts';
 
 /**
@@ -10,10 +10,10 @@ import { RunFinder } from './runs.ts';
  *
  * Components are numbered from 1 in the order of their first pixel in raster order: a
  * component's first run always starts a new provisional label, union keeps the smaller label as
- * the root, so roots are numbered in that order.
+ * the root, so roots are numbered in that order. No per-pixel label array is made: callers
+ * that want one fill it from the runs (`labelComponents`).
  */
-export function scanLabels(on: Uint8Array, w: number, h: number, connectivity: 4 | 8): Labels {
-  const label = new Int32Array(w * h);
+export function scanLabels(on: Uint8Array, w: number, h: number, connectivity: 4 | 8): RunLabels {
   let parent: Int32Array = new Int32Array(1024);
   let next = 1;
   const find = (a: number): number => {
@@ -97,7 +97,6 @@ export function scanLabels(on: Uint8Array, w: number, h: number, connectivity: 4
     const e = runEnd[r]!;
     const k = final[runLabel[r]!]!;
     runLabel[r] = k;
-    label.fill(k, s, e);
     if (size[k] === 0) first[k] = s;
     size[k] = size[k]! + (e - s);
     if (s < w || s >= lastRow || s % w === 0 || e % w === 0) touchesBorder[k] = 1;
@@ -107,7 +106,7 @@ export function scanLabels(on: Uint8Array, w: number, h: number, connectivity: 4
     end: runEnd.subarray(0, runs),
     label: runLabel.subarray(0, runs),
   };
-  return { label, count, size, touchesBorder, first, runs: runList };
+  return { count, size, touchesBorder, first, runs: runList };
 }
 
 function grown(a: Int32Array): Int32Array {

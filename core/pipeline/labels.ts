@@ -1,9 +1,8 @@
 import { scanLabels } from './labels-scan.ts';
 
-/** Connected components of the pixels where `on[i]` is 1. */
-export interface Labels {
-  /** 0 for pixels that are off; components are numbered from 1. */
-  label: Int32Array;
+/** Connected components of the pixels where `on[i]` is nonzero, as runs. */
+export interface RunLabels {
+  /** Components are numbered from 1. */
   count: number;
   /** `size[k]` is the pixel count of component k (index 0 unused). */
   size: Int32Array;
@@ -15,20 +14,34 @@ export interface Labels {
   runs: { start: Int32Array; end: Int32Array; label: Int32Array };
 }
 
-/** Labels 4- or 8-connected components (see `scanLabels`). */
-export function labelComponents(on: Uint8Array, w: number, h: number, connectivity: 4 | 8): Labels {
-  return scanLabels(on, w, h, connectivity);
+/** The same with a label per pixel. */
+export interface Labels extends RunLabels {
+  /** 0 for pixels that are off. */
+  label: Int32Array;
 }
 
-/** The pixels of one component as a 0/1 mask. */
-export function componentMask(labels: Labels, k: number): Uint8Array {
-  const out = new Uint8Array(labels.label.length);
+/** Labels 4- or 8-connected components (see `scanLabels`). */
+export function labelComponents(on: Uint8Array, w: number, h: number, connectivity: 4 | 8): Labels {
+  const labels = scanLabels(on, w, h, connectivity);
+  const label = new Int32Array(w * h);
+  const { start, end, label: of } = labels.runs;
+  for (let r = 0; r < of.length; r++) label.fill(of[r]!, start[r]!, end[r]!);
+  return { ...labels, label };
+}
+
+/** Components by their runs only (no per-pixel array: the 24 MP source would need 96 MB). */
+export const labelRuns = (on: Uint8Array, w: number, h: number, connectivity: 4 | 8): RunLabels =>
+  scanLabels(on, w, h, connectivity);
+
+/** The pixels of one component as a 0/1 mask of n pixels. */
+export function componentMask(labels: RunLabels, k: number, n: number): Uint8Array {
+  const out = new Uint8Array(n);
   forRunsOf(labels, k, (s, e) => out.fill(1, s, e));
   return out;
 }
 
 /** Calls `each(start, end)` for every run of component k, in raster order. */
-export function forRunsOf(labels: Labels, k: number, each: (start: number, end: number) => void): void {
+export function forRunsOf(labels: RunLabels, k: number, each: (start: number, end: number) => void): void {
   const { start, end, label } = labels.runs;
   for (let r = 0; r < label.length; r++) if (label[r] === k) each(start[r]!, end[r]!);
 }
@@ -43,7 +56,7 @@ export interface ComponentBox {
   y1: number;
 }
 
-export function componentBoxes(labels: Labels, w: number): ComponentBox[] {
+export function componentBoxes(labels: RunLabels, w: number): ComponentBox[] {
   const boxes: ComponentBox[] = [];
   const sx = new Float64Array(labels.count + 1);
   const sy = new Float64Array(labels.count + 1);

@@ -1,4 +1,4 @@
-import { labelComponents } from './labels.ts';
+import { labelRuns, type RunLabels } from './labels.ts';
 
 export interface Regions {
   /**
@@ -22,11 +22,11 @@ const OUTSIDE = 2;
  * its outline (in its openings) are islands, kept for framing; regions outside it are dropped.
  */
 export function findRegions(metal: Uint8Array, w: number, h: number): Regions {
-  const ink = labelComponents(metal, w, h, 8);
+  const ink = labelRuns(metal, w, h, 8);
   let piece = 1;
   for (let k = 2; k <= ink.count; k++) if (ink.size[k]! > ink.size[piece]!) piece = k;
 
-  const box = pieceBox(ink.label, piece, w, h);
+  const box = pieceBox(ink, piece, w, h);
   const bw = box.x1 - box.x0 + 1;
   const bh = box.y1 - box.y0 + 1;
   // No piece only when there is no ink at all.
@@ -37,37 +37,29 @@ export function findRegions(metal: Uint8Array, w: number, h: number): Regions {
   // outside, so air reaches the image border exactly when it reaches the box's border: a flood
   // fill from the box's border into one byte per box pixel finds it, with no second labelling.
   // Another ink region is one 8-connected whole that the piece does not touch, so it lies
-  // entirely inside or entirely outside.
-  // Both passes go run by run: a run of one label in a row is all piece, all air or all one
-  // other region, which the fill leaves wholly inside or wholly outside.
-  const label = ink.label;
-  const state = new Uint8Array(bw * bh); // all piece until marked
-  for (let y = 0; y < bh; y++) {
-    const row = (box.y0 + y) * w + box.x0;
-    let x = 0;
-    while (x < bw) {
-      const k = label[row + x]!;
-      const s = x++;
-      while (x < bw && label[row + x] === k) x++;
-      if (k !== piece) state.fill(INSIDE, y * bw + s, y * bw + x);
-    }
-  }
+  // entirely inside or entirely outside. Both passes go run by run, clipped to the box.
+  const { start, end, label } = ink.runs;
+  const inBox = (r: number, each: (from: number, to: number) => void): void => {
+    const y = Math.floor(start[r]! / w);
+    if (y < box.y0 || y > box.y1) return;
+    const s = Math.max(start[r]! - y * w, box.x0);
+    const e = Math.min(end[r]! - y * w, box.x1 + 1);
+    const row = (y - box.y0) * bw - box.x0;
+    if (s < e) each(row + s, row + e);
+  };
+  const state = new Uint8Array(bw * bh).fill(INSIDE);
+  for (let r = 0; r < label.length; r++) if (label[r] === piece) inBox(r, (from, to) => state.fill(0, from, to));
   fillOutside(state, bw, bh);
 
-  // The state array becomes the kept crop, in place.
   const kept = new Uint8Array(ink.count + 1);
   kept[piece] = 1;
-  for (let y = 0; y < bh; y++) {
-    const row = (box.y0 + y) * w + box.x0;
-    let x = 0;
-    while (x < bw) {
-      const k = label[row + x]!;
-      const s = x++;
-      while (x < bw && label[row + x] === k) x++;
-      if (k && k !== piece && state[y * bw + s] === INSIDE) kept[k] = 1;
-      state.fill(kept[k] ? 255 : 0, y * bw + s, y * bw + x);
-    }
+  for (let r = 0; r < label.length; r++) {
+    const k = label[r]!;
+    if (k !== piece && !kept[k]) inBox(r, (from) => (kept[k] = state[from] === INSIDE ? 1 : 0));
   }
+  // The state array becomes the kept crop, in place.
+  state.fill(0);
+  for (let r = 0; r < label.length; r++) if (kept[label[r]!]) inBox(r, (from, to) => state.fill(255, from, to));
   let droppedInk = 0;
   let totalInk = 0;
   let islands = 0;
@@ -127,19 +119,18 @@ function fillOutside(state: Uint8Array, w: number, h: number): void {
 }
 
 /** Bounding box of component k, inclusive ({ x0: w, y0: h, x1: -1, y1: -1 } when it has no pixel). */
-function pieceBox(label: Int32Array, k: number, w: number, h: number): Regions['box'] {
+function pieceBox(ink: RunLabels, k: number, w: number, h: number): Regions['box'] {
   const box = { x0: w, y0: h, x1: -1, y1: -1 };
-  for (let y = 0; y < h; y++) {
-    const row = y * w;
-    let x0 = 0;
-    while (x0 < w && label[row + x0] !== k) x0++;
-    if (x0 === w) continue;
-    let x1 = w - 1;
-    while (label[row + x1] !== k) x1--;
+  const { start, end, label } = ink.runs;
+  for (let r = 0; r < label.length; r++) {
+    if (label[r] !== k) continue;
+    const y = Math.floor(start[r]! / w);
+    const x0 = start[r]! - y * w;
+    const x1 = end[r]! - 1 - y * w;
     if (x0 < box.x0) box.x0 = x0;
     if (x1 > box.x1) box.x1 = x1;
     if (y < box.y0) box.y0 = y;
-    box.y1 = y;
+    if (y > box.y1) box.y1 = y;
   }
   return box;
 }
