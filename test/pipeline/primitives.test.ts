@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_BITS_DEPTH, openByDiscBits } from '../../core/pipeline/disc-open-bits.ts';
 import { distanceTransform } from '../../core/pipeline/distance.ts';
 import { distancesAt } from '../../core/pipeline/distance-at.ts';
 import { labelComponents } from '../../core/pipeline/labels.ts';
@@ -75,6 +76,33 @@ describe('pipeline primitives against their definitions', () => {
             );
           }
         }
+      }
+    }
+  });
+
+  it('opens by a disc on packed rows exactly as the definition, whatever the mask density or row width', () => {
+    // Widths off a multiple of 4 and 32 take the byte-wise packing and partial last words.
+    for (const [w, h, count, seed] of [...cases, [64, 33, 40, 5] as const, [33, 20, 30, 6] as const]) {
+      for (const mask of [blobs(w, h, count, seed), invert(blobs(w, h, count, seed))]) {
+        for (let depth = 1; depth <= MAX_BITS_DEPTH; depth++) {
+          for (const outside of [false, true]) {
+            expect(Array.from(openByDiscBits(mask, w, h, depth, outside)), `${w}x${h} ${depth} ${outside}`).toEqual(
+              referenceOpening(mask, w, h, depth, outside),
+            );
+          }
+        }
+      }
+    }
+  });
+
+  it('opens by a disc with row sweeps exactly as the definition at depths past the packed rows', () => {
+    const [w, h] = [90, 80];
+    const mask = invert(blobs(w, h, 30, 7));
+    for (const depth of [MAX_BITS_DEPTH + 1, MAX_BITS_DEPTH + 4]) {
+      for (const outside of [false, true]) {
+        expect(Array.from(openMask(mask, w, h, depth, outside)), `${depth} ${outside}`).toEqual(
+          referenceOpening(mask, w, h, depth, outside),
+        );
       }
     }
   });
