@@ -1,5 +1,6 @@
 import type { Finding } from '../contract/finding.ts';
 import { finding, type FindingContext } from './findings.ts';
+import { labelAt } from './labels.ts';
 import { fill, fillRegions, surveyAir } from './openings.ts';
 import type { StripRaster } from './raster.ts';
 import { locate, MAX_LOCATIONS } from './spots.ts';
@@ -59,7 +60,7 @@ export function gateOpenings(raster: StripRaster, options: GateOptions, ctx: Fin
     return { warnings, errors };
   }
   const pinchesInKeptOpenings = survey.pinches.filter((box) => {
-    const k = air.label[Math.floor(box.cy) * raster.w + Math.floor(box.cx)] ?? 0;
+    const k = labelAt(air, Math.floor(box.cy) * raster.w + Math.floor(box.cx));
     return !filled[k];
   });
   const pinchedOpenings = verdict.filter((v, k) => v === 'pinched' && !filled[k]).length;
@@ -69,7 +70,7 @@ export function gateOpenings(raster: StripRaster, options: GateOptions, ctx: Fin
     errors.push(finding('OPENING_TOO_SMALL', { count: pinchedOpenings }, ctx, { locations, details }));
     return { warnings, errors };
   }
-  fillRegions(raster, air.label, filled);
+  fillRegions(raster, air, filled);
   fill(raster, survey.residue);
   if (specks + narrow > 0) {
     const facts = { count: specks + narrow, specks, narrow, minAreaMm2: options.minOpeningAreaMm2 };

@@ -1,4 +1,4 @@
-import type { RunLabels } from './labels.ts';
+import type { Labels } from './labels.ts';
 import { RunFinder } from './runs.ts';
 
 /**
@@ -10,10 +10,10 @@ import { RunFinder } from './runs.ts';
  *
  * Components are numbered from 1 in the order of their first pixel in raster order: a
  * component's first run always starts a new provisional label, union keeps the smaller label as
- * the root, so roots are numbered in that order. No per-pixel label array is made: callers
- * that want one fill it from the runs (`labelComponents`).
+ * the root, so roots are numbered in that order. No per-pixel label array is made (a full-size
+ * Int32Array per labelling was most of the pipeline's garbage): `labelAt` reads the runs.
  */
-export function scanLabels(on: Uint8Array, w: number, h: number, connectivity: 4 | 8): RunLabels {
+export function scanLabels(on: Uint8Array, w: number, h: number, connectivity: 4 | 8): Labels {
   let parent: Int32Array = new Int32Array(1024);
   let next = 1;
   const find = (a: number): number => {
@@ -45,10 +45,12 @@ export function scanLabels(on: Uint8Array, w: number, h: number, connectivity: 4
   const reach = connectivity === 8 ? 1 : 0;
   let prevFrom = 0;
   let prevTo = 0;
+  const rowFirst = new Int32Array(h + 1);
   for (let y = 0; y < h; y++) {
     const row = y * w;
     const rowEnd = row + w;
     const from = runs;
+    rowFirst[y] = runs;
     let j = prevFrom;
     let x = row;
     while (x < rowEnd) {
@@ -80,6 +82,7 @@ export function scanLabels(on: Uint8Array, w: number, h: number, connectivity: 4
     prevFrom = from;
     prevTo = runs;
   }
+  rowFirst[h] = runs;
   // Resolve provisional labels to compact final ones, numbered in scan order.
   const final = new Int32Array(next);
   let count = 0;
@@ -105,8 +108,9 @@ export function scanLabels(on: Uint8Array, w: number, h: number, connectivity: 4
     start: runStart.subarray(0, runs),
     end: runEnd.subarray(0, runs),
     label: runLabel.subarray(0, runs),
+    rowFirst,
   };
-  return { count, size, touchesBorder, first, runs: runList };
+  return { w, count, size, touchesBorder, first, runs: runList };
 }
 
 function grown(a: Int32Array): Int32Array {

@@ -1,7 +1,9 @@
 import { scanLabels } from './labels-scan.ts';
 
 /** Connected components of the pixels where `on[i]` is nonzero, as runs. */
-export interface RunLabels {
+export interface Labels {
+  /** Raster width. */
+  w: number;
   /** Components are numbered from 1. */
   count: number;
   /** `size[k]` is the pixel count of component k (index 0 unused). */
@@ -10,38 +12,50 @@ export interface RunLabels {
   touchesBorder: Uint8Array;
   /** `first[k]` is the index of component k's first pixel in raster order (index 0 unused). */
   first: Int32Array;
-  /** Every run of "on" pixels in raster order: [start, end) as raster indices, and its component. */
-  runs: { start: Int32Array; end: Int32Array; label: Int32Array };
-}
-
-/** The same with a label per pixel. */
-export interface Labels extends RunLabels {
-  /** 0 for pixels that are off. */
-  label: Int32Array;
+  /**
+   * Every run of "on" pixels in raster order: [start, end) as raster indices, and its component;
+   * row y's runs are those from `rowFirst[y]` up to `rowFirst[y + 1]`.
+   */
+  runs: { start: Int32Array; end: Int32Array; label: Int32Array; rowFirst: Int32Array };
 }
 
 /** Labels 4- or 8-connected components (see `scanLabels`). */
 export function labelComponents(on: Uint8Array, w: number, h: number, connectivity: 4 | 8): Labels {
-  const labels = scanLabels(on, w, h, connectivity);
-  const label = new Int32Array(w * h);
-  const { start, end, label: of } = labels.runs;
-  for (let r = 0; r < of.length; r++) label.fill(of[r]!, start[r]!, end[r]!);
-  return { ...labels, label };
+  return scanLabels(on, w, h, connectivity);
 }
 
-/** Components by their runs only (no per-pixel array: the 24 MP source would need 96 MB). */
-export const labelRuns = (on: Uint8Array, w: number, h: number, connectivity: 4 | 8): RunLabels =>
-  scanLabels(on, w, h, connectivity);
+/** The component of pixel i, 0 when it is off: a binary search among its row's runs. */
+export function labelAt(labels: Labels, i: number): number {
+  const { start, end, label, rowFirst } = labels.runs;
+  const y = Math.floor(i / labels.w);
+  if (y < 0 || y + 1 >= rowFirst.length) return 0;
+  let lo = rowFirst[y]!;
+  let hi = rowFirst[y + 1]! - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (end[mid]! <= i) lo = mid + 1;
+    else if (start[mid]! > i) hi = mid - 1;
+    else return label[mid]!;
+  }
+  return 0;
+}
+
+/** The leftmost pixel of component k in row y, or -1. */
+export function firstInRow(labels: Labels, k: number, y: number): number {
+  const { start, label, rowFirst } = labels.runs;
+  for (let r = rowFirst[y]!; r < rowFirst[y + 1]!; r++) if (label[r] === k) return start[r]! - y * labels.w;
+  return -1;
+}
 
 /** The pixels of one component as a 0/1 mask of n pixels. */
-export function componentMask(labels: RunLabels, k: number, n: number): Uint8Array {
+export function componentMask(labels: Labels, k: number, n: number): Uint8Array {
   const out = new Uint8Array(n);
   forRunsOf(labels, k, (s, e) => out.fill(1, s, e));
   return out;
 }
 
 /** Calls `each(start, end)` for every run of component k, in raster order. */
-export function forRunsOf(labels: RunLabels, k: number, each: (start: number, end: number) => void): void {
+export function forRunsOf(labels: Labels, k: number, each: (start: number, end: number) => void): void {
   const { start, end, label } = labels.runs;
   for (let r = 0; r < label.length; r++) if (label[r] === k) each(start[r]!, end[r]!);
 }
@@ -56,7 +70,7 @@ export interface ComponentBox {
   y1: number;
 }
 
-export function componentBoxes(labels: RunLabels, w: number): ComponentBox[] {
+export function componentBoxes(labels: Labels, w: number): ComponentBox[] {
   const boxes: ComponentBox[] = [];
   const sx = new Float64Array(labels.count + 1);
   const sy = new Float64Array(labels.count + 1);

@@ -1,4 +1,4 @@
-import { componentBoxes, labelComponents, type ComponentBox } from './labels.ts';
+import { componentBoxes, labelAt, labelComponents, type ComponentBox, type Labels } from './labels.ts';
 import { depthForWidth, invert, minus, openMask } from './morphology.ts';
 import type { StripRaster } from './raster.ts';
 
@@ -27,7 +27,7 @@ export function surveyAir(raster: StripRaster, minOpeningMm: number): AirSurvey 
   const opened = openMask(airMask, w, h, depthForWidth(widthPx), false);
   const wide = labelComponents(opened, w, h, 4);
   const partsPerRegion = new Int32Array(air.count + 1);
-  for (let k = 1; k <= wide.count; k++) partsPerRegion[air.label[wide.first[k]!]!]!++;
+  for (let k = 1; k <= wide.count; k++) partsPerRegion[labelAt(air, wide.first[k]!)]!++;
   const verdict: AirSurvey['verdict'] = ['edge'];
   for (let k = 1; k <= air.count; k++) {
     if (air.touchesBorder[k]) verdict.push('edge');
@@ -36,11 +36,11 @@ export function surveyAir(raster: StripRaster, minOpeningMm: number): AirSurvey 
     else verdict.push('fine');
   }
   const residue = minus(airMask, opened);
-  return { air, boxes: componentBoxes(air, w), verdict, residue, pinches: findPinches(residue, wide.label, w, h) };
+  return { air, boxes: componentBoxes(air, w), verdict, residue, pinches: findPinches(residue, wide, w, h) };
 }
 
 /** Residue components touching two or more distinct wide parts. */
-function findPinches(residue: Uint8Array, wideLabel: Int32Array, w: number, h: number): ComponentBox[] {
+function findPinches(residue: Uint8Array, wide: Labels, w: number, h: number): ComponentBox[] {
   const parts = labelComponents(residue, w, h, 4);
   const boxes = componentBoxes(parts, w);
   const firstNeighbour = new Int32Array(parts.count + 1);
@@ -56,10 +56,10 @@ function findPinches(residue: Uint8Array, wideLabel: Int32Array, w: number, h: n
     const y = Math.floor(start[r]! / w);
     for (let i = start[r]!; i < end[r]! && !joins[k]; i++) {
       const x = i - y * w;
-      if (x > 0) meet(k, wideLabel[i - 1]!);
-      if (x < w - 1) meet(k, wideLabel[i + 1]!);
-      if (y > 0) meet(k, wideLabel[i - w]!);
-      if (y < h - 1) meet(k, wideLabel[i + w]!);
+      if (x > 0) meet(k, labelAt(wide, i - 1));
+      if (x < w - 1) meet(k, labelAt(wide, i + 1));
+      if (y > 0) meet(k, labelAt(wide, i - w));
+      if (y < h - 1) meet(k, labelAt(wide, i + w));
     }
   }
   return boxes.filter((_, k) => k > 0 && joins[k]);
@@ -71,6 +71,7 @@ export function fill(raster: StripRaster, pixels: Uint8Array): void {
 }
 
 /** Fills whole air regions by label, in place. */
-export function fillRegions(raster: StripRaster, labels: Int32Array, which: Uint8Array): void {
-  for (let i = 0; i < labels.length; i++) if (which[labels[i]!]) raster.data[i] = 1;
+export function fillRegions(raster: StripRaster, labels: Labels, which: Uint8Array): void {
+  const { start, end, label } = labels.runs;
+  for (let r = 0; r < label.length; r++) if (which[label[r]!]) raster.data.fill(1, start[r]!, end[r]!);
 }

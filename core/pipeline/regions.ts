@@ -1,4 +1,4 @@
-import { labelRuns, type RunLabels } from './labels.ts';
+import { labelComponents, type Labels } from './labels.ts';
 
 export interface Regions {
   /**
@@ -22,7 +22,7 @@ const OUTSIDE = 2;
  * its outline (in its openings) are islands, kept for framing; regions outside it are dropped.
  */
 export function findRegions(metal: Uint8Array, w: number, h: number): Regions {
-  const ink = labelRuns(metal, w, h, 8);
+  const ink = labelComponents(metal, w, h, 8);
   let piece = 1;
   for (let k = 2; k <= ink.count; k++) if (ink.size[k]! > ink.size[piece]!) piece = k;
 
@@ -119,7 +119,7 @@ function fillOutside(state: Uint8Array, w: number, h: number): void {
 }
 
 /** Bounding box of component k, inclusive ({ x0: w, y0: h, x1: -1, y1: -1 } when it has no pixel). */
-function pieceBox(ink: RunLabels, k: number, w: number, h: number): Regions['box'] {
+function pieceBox(ink: Labels, k: number, w: number, h: number): Regions['box'] {
   const box = { x0: w, y0: h, x1: -1, y1: -1 };
   const { start, end, label } = ink.runs;
   for (let r = 0; r < label.length; r++) {

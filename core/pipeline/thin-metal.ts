@@ -1,6 +1,6 @@
 import { distancesAt } from './distance-at.ts';
 import type { Location } from './findings.ts';
-import { componentBoxes, labelComponents } from './labels.ts';
+import { componentBoxes, labelAt, labelComponents } from './labels.ts';
 import { depthForWidth, minus, onPixels, openMask } from './morphology.ts';
 import type { StripRaster } from './raster.ts';
 import { locate } from './spots.ts';
@@ -38,9 +38,12 @@ export function surveyMetal(raster: StripRaster, minMetalMm: number): { thin: Th
   const widest = new Float64Array(parts.count + 1);
   const pixels: number[][] = Array.from({ length: parts.count + 1 }, () => []);
   const touching: Set<number>[] = Array.from({ length: parts.count + 1 }, () => new Set());
-  for (let p = 0; p < residuePixels.length; p++) {
+  // The parts' runs cover exactly the residue pixels, in the same raster order.
+  const { end: runEnd, label: runLabel } = parts.runs;
+  for (let p = 0, r = 0; p < residuePixels.length; p++) {
     const i = residuePixels[p]!;
-    const k = parts.label[i]!;
+    while (runEnd[r]! <= i) r++;
+    const k = runLabel[r]!;
     pixels[k]!.push(i);
     if (toWide[p]! > deepest[k]!) deepest[k] = toWide[p]!;
     if (toAir[p]! > widest[k]!) widest[k] = toAir[p]!;
@@ -51,7 +54,7 @@ export function surveyMetal(raster: StripRaster, minMetalMm: number): { thin: Th
         const nx = x + dx;
         const ny = y + dy;
         if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
-        const other = wide.label[ny * w + nx]!;
+        const other = labelAt(wide, ny * w + nx);
         if (other) touching[k]!.add(other);
       }
     }

@@ -1,6 +1,6 @@
 import type { Finding } from '../contract/finding.ts';
 import { finding, type FindingContext, type Location } from './findings.ts';
-import { componentBoxes, forRunsOf, labelComponents, type Labels } from './labels.ts';
+import { componentBoxes, firstInRow, forRunsOf, labelAt, labelComponents, type Labels } from './labels.ts';
 import { surveyAir } from './openings.ts';
 import type { StripRaster } from './raster.ts';
 import { locate, MAX_LOCATIONS } from './spots.ts';
@@ -43,7 +43,8 @@ export function validateStrip(
     for (let k = 1; k <= metal.count; k++) {
       if (k === main) continue;
       const b = boxes[k]!;
-      const inside = !around.touchesBorder[around.label[b.y0 * w + firstX(metal.label, w, b, k)]!];
+      const x = firstInRow(metal, k, b.y0);
+      const inside = !around.touchesBorder[labelAt(around, b.y0 * w + (x < 0 ? b.x0 : x))]!;
       (inside ? trapped : loose).push(locate(b, raster, options.minMetalMm));
     }
     if (loose.length > 0) {
@@ -77,7 +78,3 @@ export function validateStrip(
 }
 
 /** The first x in row y0 of a component's box that belongs to it. */
-function firstX(label: Int32Array, w: number, box: { x0: number; x1: number; y0: number }, k: number): number {
-  for (let x = box.x0; x <= box.x1; x++) if (label[box.y0 * w + x] === k) return x;
-  return box.x0;
-}

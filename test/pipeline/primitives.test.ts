@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_BITS_DEPTH, openByDiscBits } from '../../core/pipeline/disc-open-bits.ts';
 import { distanceTransform } from '../../core/pipeline/distance.ts';
 import { distancesAt } from '../../core/pipeline/distance-at.ts';
-import { labelComponents } from '../../core/pipeline/labels.ts';
+import { labelAt, labelComponents } from '../../core/pipeline/labels.ts';
 import { invert, openMask } from '../../core/pipeline/morphology.ts';
 import { cutNumber } from '../../core/pipeline/render.ts';
 
@@ -122,12 +122,22 @@ describe('pipeline primitives against their definitions', () => {
     }
   });
 
-  it('labels components with the same numbering as a flood fill, 4- and 8-connected', () => {
+  it('labels components with the same numbering, sizes, first pixels and border contact as a flood fill', () => {
     for (const [w, h, count, seed] of cases) {
       for (const mask of [blobs(w, h, count, seed), invert(blobs(w, h, count, seed))]) {
         for (const connectivity of [4, 8] as const) {
           const labels = labelComponents(mask, w, h, connectivity);
-          expect(Array.from(labels.label)).toEqual(referenceLabels(mask, w, h, connectivity));
+          const expected = referenceLabels(mask, w, h, connectivity);
+          expect(Array.from({ length: w * h }, (_, i) => labelAt(labels, i))).toEqual(expected);
+          const components = Math.max(0, ...expected);
+          expect(labels.count).toBe(components);
+          for (let k = 1; k <= components; k++) {
+            const pixels = expected.flatMap((l, i) => (l === k ? [i] : []));
+            expect(labels.size[k]).toBe(pixels.length);
+            expect(labels.first[k]).toBe(pixels[0]);
+            const onBorder = pixels.some((i) => i < w || i >= (h - 1) * w || i % w === 0 || i % w === w - 1);
+            expect(labels.touchesBorder[k]).toBe(onBorder ? 1 : 0);
+          }
         }
       }
     }
