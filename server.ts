@@ -1,9 +1,11 @@
 import { serve } from '@hono/node-server';
 import { systemClock } from './core/clock.ts';
 import { jsonLogger } from './core/logger.ts';
+import { SWEEP_EVERY_MS } from './core/maintenance/sweeper.ts';
 import { cryptoRandomness } from './core/randomness.ts';
 import { readRunSettings } from './http/env.ts';
-import { buildService } from './http/service.ts';
+import { httpServerOptions } from './http/server-options.ts';
+import { buildService, UPLOAD_DRAIN_MS } from './http/service.ts';
 
 const log = jsonLogger();
 const settings = readRunSettings(process.env);
@@ -11,16 +13,25 @@ const service = await buildService(settings, {
   clock: systemClock,
   random: cryptoRandomness,
   log,
+  sweepEveryMs: SWEEP_EVERY_MS,
 });
 
-const server = serve({ fetch: service.app.fetch, port: settings.port }, (info) => {
+const server = serve({ fetch: service.app.fetch, port: settings.port, serverOptions: httpServerOptions }, (info) => {
   log.info({ msg: 'listening', port: info.port, siteUrl: settings.siteUrl, apiEnabled: settings.apiEnabled });
 });
 
-/** Stop taking connections, let requests in flight finish, then close the database. */
+let stopping = false;
+
+/**
+ * Stop taking connections, let requests in flight finish (uploads included, even one whose
+ * client left), then stop the sweeper, the workers and the database. Bounded: what still runs
+ * after the drain is cut off, and the sweep closes it as interrupted.
+ */
 function shutdown(signal: string): void {
+  if (stopping) return;
+  stopping = true;
   log.info({ msg: 'shutting down', signal });
-  const force = setTimeout(() => process.exit(1), 30_000);
+  const force = setTimeout(() => process.exit(1), UPLOAD_DRAIN_MS + 5_000);
   force.unref();
   server.close(() => {
     void service.close().then(() => process.exit(0));

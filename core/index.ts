@@ -17,6 +17,8 @@ import type { CoreDeps } from './deps.ts';
 import { authenticateJob, cancelJob, readJob } from './jobs/job-access.ts';
 import { openJob, type OpenJobInput, type OpenJobResult } from './jobs/open-job.ts';
 import { loadKeyedHash } from './keyed-hash.ts';
+import { createInFlight } from './maintenance/in-flight.ts';
+import { sweep, type SweepReport } from './maintenance/sweeper.ts';
 import { createRateLimiter } from './limits/rate-limiter.ts';
 import type { Result } from './result.ts';
 import { loadSecretBox } from './secret-box.ts';
@@ -61,6 +63,10 @@ export interface Core {
   resolveAgentJob(scope: AgentScope, ref: AgentJobRef): Promise<Result<AgentJob>>;
   /** Drops a closed or expired session's handles. */
   forgetAgentSession(sessionKey: string): Promise<void>;
+  /** One retention and crash-recovery pass at the clock's now; safe on several instances at once. */
+  sweep(): Promise<SweepReport>;
+  /** True once no upload is being processed here, false if some still run after `timeoutMs`. */
+  uploadsSettled(timeoutMs: number): Promise<boolean>;
 }
 
 export async function createCore(options: CoreOptions): Promise<Core> {
@@ -68,6 +74,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const secretBox = await loadSecretBox(options.db, options.random);
   const limiter = createRateLimiter({ ...options, keyedHash });
   const deps: CoreDeps = { ...options, keyedHash, secretBox, limiter };
+  const uploads = createInFlight();
   return {
     config: options.config,
     urls: options.urls,
@@ -76,7 +83,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     authenticate: (jobId, secret) => authenticateJob(deps, jobId, secret),
     readJob: (job) => readJob(deps, job),
     cancelJob: (job) => cancelJob(deps, job),
-    submit: (job, png, clientAddress) => submitDesign(deps, job, png, clientAddress),
+    submit: (job, png, clientAddress) => uploads.track(submitDesign(deps, job, png, clientAddress)),
     readSubmission: (job, no) => readSubmission(deps, job, no),
     readSubmissionFile: (job, no, file) => readSubmissionFile(deps, job, no, file),
     approvalByToken: (token) => approvalByToken(deps, token),
@@ -90,7 +97,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     rememberAgentJob: (sessionKey, jobId, jobSecret) => rememberAgentJob(deps, { sessionKey, jobId, jobSecret }),
     resolveAgentJob: (scope, ref) => resolveAgentJob(deps, scope, ref),
     forgetAgentSession: (sessionKey) => forgetAgentSession(deps, sessionKey),
+    sweep: () => sweep(deps),
+    uploadsSettled: (timeoutMs) => uploads.settled(timeoutMs),
   };
 }
 
-export type { SubmissionAnswer, OpenJobResult, AgentJob, AgentJobRef, AgentScope };
+export type { SubmissionAnswer, OpenJobResult, AgentJob, AgentJobRef, AgentScope, SweepReport };

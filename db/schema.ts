@@ -28,7 +28,12 @@ export const jobs = sqliteTable(
     /** The ready submission the approval link shows. */
     currentSubmissionNo: integer('current_submission_no'),
   },
-  (t) => [index('jobs_expires_at').on(t.expiresAt)],
+  (t) => [
+    index('jobs_expires_at').on(t.expiresAt),
+    // The retention sweep finds ended jobs by status and the time their retention starts.
+    index('jobs_status_cancelled_at').on(t.status, t.cancelledAt),
+    index('jobs_status_expires_at').on(t.status, t.expiresAt),
+  ],
 );
 
 export const submissions = sqliteTable(
@@ -51,7 +56,12 @@ export const submissions = sqliteTable(
     finishedAt: integer('finished_at'),
     durationMs: integer('duration_ms'),
   },
-  (t) => [primaryKey({ columns: [t.jobId, t.no] }), index('submissions_job_sha').on(t.jobId, t.sha256)],
+  (t) => [
+    primaryKey({ columns: [t.jobId, t.no] }),
+    index('submissions_job_sha').on(t.jobId, t.sha256),
+    // The sweep closes `processing` rows older than 3 minutes without scanning the table.
+    index('submissions_status_created_at').on(t.status, t.createdAt),
+  ],
 );
 
 /** One row per request a rate-limit bucket counted; shared by every instance on the database. */
@@ -94,7 +104,7 @@ export const sessions = sqliteTable(
     createdAt: integer('created_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
   },
-  (t) => [index('sessions_account').on(t.accountId)],
+  (t) => [index('sessions_account').on(t.accountId), index('sessions_expires_at').on(t.expiresAt)],
 );
 
 /** A design copied into a person's account when they approve a job (one per job). */

@@ -1,12 +1,18 @@
 import { Hono, type Context } from 'hono';
 import type { Core } from '../core/index.ts';
 import { coreError, noSuchEndpoint } from '../core/errors.ts';
-import type { Logger } from '../core/logger.ts';
+import { errorText, type Logger } from '../core/logger.ts';
+import type { Randomness } from '../core/randomness.ts';
 import { API_BASE_PATH } from '../core/urls.ts';
 import { registerMcpRoutes } from '../mcp/http.ts';
 import { notFoundPage, registerWebRoutes } from '../web/index.ts';
+import { canonicalRedirect } from './canonical-redirect.ts';
 import { clientAddress } from './client-address.ts';
 import { requestAccount } from './handoff.ts';
+import { registerHealthz } from './healthz.ts';
+import { API_CATALOG_PATH } from './openapi/document.ts';
+import { registerOpenApiRoutes } from './openapi/routes.ts';
+import { loggablePath, requestIdOf, requestLog } from './request-log.ts';
 import { errorResponse } from './respond.ts';
 import { apiRoutes } from './routes/index.ts';
 import type { RouteEnv } from './route.ts';
@@ -14,11 +20,13 @@ import type { RouteEnv } from './route.ts';
 export interface AppOptions {
   core: Core;
   log: Logger;
+  /** Request ids. */
+  random: Randomness;
+  /** The database query behind `/healthz`. */
+  ping: () => Promise<unknown>;
   apiEnabled: boolean;
   trustProxy: boolean;
 }
-
-const API_CATALOG_PATH = '/.well-known/api-catalog';
 
 /** A top-level page load: the browser says so (Sec-Fetch-Mode), or asks for HTML first. */
 function isBrowserNavigation(c: Context): boolean {
@@ -33,6 +41,11 @@ const isApiPath = (path: string): boolean => path === API_BASE_PATH || path.star
 export function createApp(options: AppOptions): Hono {
   const app = new Hono();
   const env: RouteEnv = { core: options.core, trustProxy: options.trustProxy };
+
+  // The request id and access log wrap everything, redirects included; see docs/edge.md.
+  app.use('*', requestLog(options));
+  app.use('*', canonicalRedirect({ siteUrl: options.core.urls.siteUrl, trustProxy: options.trustProxy }));
+  registerHealthz(app, { ping: options.ping, log: options.log });
 
   app.use('*', async (c, next) => {
     // Switched off: the API and its catalogue are indistinguishable from unknown site paths.
@@ -62,6 +75,7 @@ export function createApp(options: AppOptions): Hono {
   app.all(API_BASE_PATH, () => errorResponse(noSuchEndpoint()));
   app.all(`${API_BASE_PATH}/*`, () => errorResponse(noSuchEndpoint()));
 
+  registerOpenApiRoutes(app, { urls: options.core.urls, apiEnabled: options.apiEnabled });
   registerMcpRoutes(app, options);
   registerWebRoutes(app, options.core, {
     apiEnabled: options.apiEnabled,
@@ -70,7 +84,13 @@ export function createApp(options: AppOptions): Hono {
   app.notFound(() => notFoundPage());
 
   app.onError((error, c: Context) => {
-    options.log.error({ msg: 'unexpected error', method: c.req.method, path: c.req.path, err: String(error) });
+    options.log.error({
+      msg: 'unexpected error',
+      requestId: requestIdOf(c),
+      method: c.req.method,
+      path: loggablePath(c.req.path),
+      err: errorText(error),
+    });
     return errorResponse(coreError('PROCESSING_FAILED'));
   });
   return app;

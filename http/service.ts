@@ -8,6 +8,7 @@ import type { Clock } from '../core/clock.ts';
 import { loadConfig } from '../core/config.ts';
 import { createCore, type Core } from '../core/index.ts';
 import type { Logger } from '../core/logger.ts';
+import { startSweeping } from '../core/maintenance/scheduler.ts';
 import type { Pipeline } from '../core/pipeline/types.ts';
 import { createPipelinePool } from '../core/pipeline/worker-pool.ts';
 import type { Randomness } from '../core/randomness.ts';
@@ -19,9 +20,15 @@ export interface Service {
   app: Hono;
   core: Core;
   db: Database;
-  /** Stops the pipeline workers and closes the database. */
+  /**
+   * Stops the sweeper, lets uploads being processed finish (at most `UPLOAD_DRAIN_MS`), then
+   * stops the pipeline workers and closes the database.
+   */
   close(): Promise<void>;
 }
+
+/** How long `close()` waits for uploads in flight; an upload cut off later is closed as interrupted. */
+export const UPLOAD_DRAIN_MS = 25_000;
 
 /**
  * Wires database, pipeline, core and app from the run settings; nothing here listens on a
@@ -29,8 +36,16 @@ export interface Service {
  */
 export async function buildService(
   settings: RunSettings,
-  parts: { clock: Clock; random: Randomness; log: Logger; pipeline?: Pipeline },
+  parts: {
+    clock: Clock;
+    random: Randomness;
+    log: Logger;
+    pipeline?: Pipeline;
+    /** Sweep at start and then this often (`SWEEP_EVERY_MS`); off when absent, as tests call `core.sweep()`. */
+    sweepEveryMs?: number;
+  },
 ): Promise<Service> {
+  const { sweepEveryMs, ...coreParts } = parts;
   const config = loadConfig(settings.configFile);
   ensureDatabaseFolder(settings.databaseUrl);
   const db = await openDatabase({ url: settings.databaseUrl, authToken: settings.databaseAuthToken });
@@ -38,13 +53,27 @@ export async function buildService(
     ? undefined
     : createPipelinePool({ size: availableParallelism(), timeoutMs: config.limits.tracerTimeoutSec * 1000 });
   const pipeline = parts.pipeline ?? pool!.pipeline;
-  const core = await createCore({ db, config, urls: serviceUrls(settings.siteUrl), ...parts, pipeline });
-  const app = createApp({ core, log: parts.log, apiEnabled: settings.apiEnabled, trustProxy: settings.trustProxy });
+  const core = await createCore({ db, config, urls: serviceUrls(settings.siteUrl), ...coreParts, pipeline });
+  const sweeping = sweepEveryMs
+    ? await startSweeping(core.sweep, { everyMs: sweepEveryMs, log: parts.log })
+    : undefined;
+  const app = createApp({
+    core,
+    log: parts.log,
+    random: parts.random,
+    ping: () => db.orm.$client.execute('select 1'),
+    apiEnabled: settings.apiEnabled,
+    trustProxy: settings.trustProxy,
+  });
   return {
     app,
     core,
     db,
     async close() {
+      await sweeping?.stop();
+      if (!(await core.uploadsSettled(UPLOAD_DRAIN_MS))) {
+        parts.log.warn({ msg: 'closing with uploads still running; they will read as interrupted' });
+      }
       await pool?.close();
       db.close();
     },

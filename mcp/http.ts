@@ -4,7 +4,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Context, Hono } from 'hono';
 import { MINUTE, systemClock, type Clock } from '../core/clock.ts';
 import type { Core } from '../core/index.ts';
-import type { Logger } from '../core/logger.ts';
+import { errorText, type Logger } from '../core/logger.ts';
 import { cryptoRandomness, type Randomness } from '../core/randomness.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { readCapped } from '../http/read-body.ts';
@@ -78,7 +78,7 @@ export function registerMcpRoutes(app: Hono, options: McpHttpOptions): McpSessio
     options.log.info({ msg: 'mcp session ended', reason });
     await session.server.close().catch(() => undefined);
     await options.core.forgetAgentSession(session.sessionKey).catch((error: unknown) => {
-      options.log.warn({ msg: 'mcp session handles not forgotten', err: String(error) });
+      options.log.warn({ msg: 'mcp session handles not forgotten', err: errorText(error) });
     });
   }
 

@@ -1,3 +1,4 @@
+import { errorText } from '../logger.ts';
 import { and, eq, gt } from 'drizzle-orm';
 import { accounts, sessions } from '../../db/schema.ts';
 import { DAY } from '../clock.ts';
@@ -81,7 +82,7 @@ export async function sessionAccount(
       .where(and(eq(sessions.tokenHash, sha256Hex(token)), gt(sessions.expiresAt, deps.clock.now())));
     return ok(row);
   } catch (cause) {
-    deps.log.error({ msg: 'session store unreachable', err: String(cause) });
+    deps.log.error({ msg: 'session store unreachable', err: errorText(cause) });
     return err(coreError('AUTH_UNAVAILABLE'));
   }
 }

@@ -8,8 +8,8 @@ import { coreError, type CoreError } from '../errors.ts';
 const LIVE: ReadonlySet<string> = new Set(['open', 'ready', 'declined']);
 
 /** Retention after the job ends, as the contract's Limits section states. */
-const EXPIRED_RETENTION_MS = 180 * DAY;
-const CANCELLED_RETENTION_MS = 30 * DAY;
+export const EXPIRED_RETENTION_MS = 180 * DAY;
+export const CANCELLED_RETENTION_MS = 30 * DAY;
 
 export function effectiveStatus(job: JobRow, now: number): JobStatus {
   return LIVE.has(job.status) && now >= job.expiresAt ? 'expired' : job.status;

@@ -5,7 +5,7 @@ import { DAY, HOUR, MINUTE, type Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { coreError } from '../errors.ts';
 import type { KeyedHash } from '../keyed-hash.ts';
-import type { Logger } from '../logger.ts';
+import { errorText, type Logger } from '../logger.ts';
 import { err, ok, type Result } from '../result.ts';
 
 export type BucketName =
@@ -125,7 +125,7 @@ export function createRateLimiter(deps: {
       });
       return refused ? err(rateLimited(refused, now)) : ok(undefined);
     } catch (cause) {
-      log.error({ msg: 'rate limiter store unreachable; refusing', err: String(cause) });
+      log.error({ msg: 'rate limiter store unreachable; refusing', err: errorText(cause) });
       return err(
         coreError('RATE_LIMITED', {
           message: 'The rate limiter could not reach its store, so it refuses requests until it can (fail closed).',

@@ -147,8 +147,10 @@ async function finish(
     const [row] = await tx
       .update(submissions)
       .set(fields)
-      .where(and(eq(submissions.jobId, jobId), eq(submissions.no, no)))
+      .where(and(eq(submissions.jobId, jobId), eq(submissions.no, no), eq(submissions.status, 'processing')))
       .returning();
+    // Closed as interrupted while it ran (over 3 minutes): that stored outcome stands.
+    if (!row) return { job, row: undefined, interrupted: true };
     if (fields.status === 'ready' && takesSubmissions(job, now) && (job.currentSubmissionNo ?? 0) < no) {
       const [moved] = await tx
         .update(jobs)
@@ -166,6 +168,10 @@ async function finish(
     }
     return { job, row };
   });
+  if ('interrupted' in stored) {
+    deps.log.warn({ msg: 'submission finished after it was closed as interrupted', jobId, no });
+    return err(interruptedFailure(deps));
+  }
 
   if (outcome.kind === 'failed') {
     deps.log.warn({ msg: 'submission processing failed', jobId, no, code: outcome.code, reason: outcome.reason });
@@ -204,6 +210,14 @@ const takesSubmissions = (job: JobRow, now: number): boolean => uploadRefusal(ef
 function processingFailure(code: 'VECTORIZER_UNAVAILABLE' | 'PROCESSING_FAILED'): CoreError {
   if (code === 'VECTORIZER_UNAVAILABLE') return coreError(code);
   return coreError('PROCESSING_FAILED', { status: 502, message: 'The design could not be processed.' });
+}
+
+/** The answer to the upload itself once its row reads `PROCESSING_INTERRUPTED`: resend the same bytes. */
+function interruptedFailure(deps: CoreDeps): CoreError {
+  return coreError('PROCESSING_FAILED', {
+    status: 502,
+    message: `Processing took longer than ${deps.config.limits.processingInterruptedAfterSec} seconds and was closed as interrupted; it was not counted.`,
+  });
 }
 
 function failureFinding(error: CoreError): Finding {

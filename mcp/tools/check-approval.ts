@@ -1,3 +1,4 @@
+import { errorText } from '../../core/logger.ts';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { approvalSchema, jobStatuses, latestSubmissionSchema, type Job } from '../../core/contract/job.ts';
@@ -50,7 +51,7 @@ export function registerCheckApprovalTool(server: McpServer, core: Core, context
         };
         return toolResult(summary(structured), structured);
       },
-      (cause) => context.log?.error({ msg: 'mcp tool failed', tool: name, err: String(cause) }),
+      (cause) => context.log?.error({ msg: 'mcp tool failed', tool: name, err: errorText(cause) }),
     ),
   );
 }

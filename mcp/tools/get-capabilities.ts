@@ -1,3 +1,4 @@
+import { errorText } from '../../core/logger.ts';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Capabilities } from '../../core/capabilities.ts';
@@ -37,7 +38,7 @@ export function registerGetCapabilitiesTool(server: McpServer, core: Core, conte
         };
         return toolResult(summary(capabilities, structured), structured);
       },
-      (cause) => context.log?.error({ msg: 'mcp tool failed', tool: name, err: String(cause) }),
+      (cause) => context.log?.error({ msg: 'mcp tool failed', tool: name, err: errorText(cause) }),
     ),
   );
 }

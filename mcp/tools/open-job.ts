@@ -1,3 +1,4 @@
+import { errorText } from '../../core/logger.ts';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { productTypes } from '../../core/config.ts';
@@ -55,7 +56,7 @@ export function registerOpenJobTool(server: McpServer, core: Core, context: McpC
         const next = `Draw the design to these hints, then call submit_design with jobId "${job.id}" and the PNG.`;
         return toolResult(summary(job, hints, next), { job, drawingHints: hints, next });
       },
-      (cause) => context.log?.error({ msg: 'mcp tool failed', tool: name, err: String(cause) }),
+      (cause) => context.log?.error({ msg: 'mcp tool failed', tool: name, err: errorText(cause) }),
     ),
   );
 }

@@ -1,3 +1,4 @@
+import { errorText } from '../../core/logger.ts';
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -79,7 +80,7 @@ export function registerSubmitDesignTool(server: McpServer, core: Core, context:
   server.registerTool(name, toolConfig, (args: { jobId: string; pngBase64?: string; path?: string }) =>
     guarded(
       () => submit(core, context, args),
-      (cause) => context.log?.error({ msg: 'mcp tool failed', tool: name, err: String(cause) }),
+      (cause) => context.log?.error({ msg: 'mcp tool failed', tool: name, err: errorText(cause) }),
     ),
   );
 }
@@ -120,7 +121,7 @@ async function previewImage(
   try {
     return (await previewPng(svg.value)).toString('base64');
   } catch (cause) {
-    context.log?.warn({ msg: 'mcp preview render failed', jobId: job.value.job.id, no, err: String(cause) });
+    context.log?.warn({ msg: 'mcp preview render failed', jobId: job.value.job.id, no, err: errorText(cause) });
     return undefined;
   }
 }

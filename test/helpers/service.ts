@@ -3,12 +3,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../core/clock.ts';
-import { silentLogger } from '../../core/logger.ts';
+import { silentLogger, type Logger } from '../../core/logger.ts';
 import type { Pipeline } from '../../core/pipeline/types.ts';
 import { cryptoRandomness } from '../../core/randomness.ts';
 import { API_BASE_PATH } from '../../core/urls.ts';
 import type { RunSettings } from '../../http/env.ts';
 import { buildService, type Service } from '../../http/service.ts';
+import { checkAnswer } from './openapi-contract.ts';
 import { ScriptedPipeline } from './scripted-pipeline.ts';
 
 export const SITE = 'http://localhost:8787';
@@ -28,6 +29,8 @@ export interface TestServiceOptions {
   pipeline?: ScriptedPipeline;
   /** The service's public origin (`SITE` unless given), e.g. a real loopback port for browser tests. */
   siteUrl?: string;
+  /** Where the service logs (silent unless given), e.g. a `jsonLogger` that records its lines. */
+  log?: Logger;
 }
 
 export interface TestService extends Service {
@@ -65,15 +68,17 @@ export async function startService(options: TestServiceOptions = {}): Promise<Te
   const service = await buildService(settings, {
     clock,
     random: cryptoRandomness,
-    log: silentLogger,
+    log: options.log ?? silentLogger,
     ...(options.realPipeline ? {} : { pipeline: options.pipelineFn ?? pipeline.run }),
   });
-  const fetch = (path: string, init: RequestInit = {}, address = DEFAULT_ADDRESS) =>
-    Promise.resolve(
-      service.app.request(`${options.siteUrl ?? SITE}${path}`, init, {
-        incoming: { socket: { remoteAddress: address, remotePort: 40000, remoteFamily: 'IPv4' } },
-      }),
-    );
+  const site = options.siteUrl ?? SITE;
+  // Every answer is held to the published OpenAPI document (test/helpers/openapi-contract.ts).
+  const fetch = async (path: string, init: RequestInit = {}, address = DEFAULT_ADDRESS) => {
+    const response = await service.app.request(`${site}${path}`, init, {
+      incoming: { socket: { remoteAddress: address, remotePort: 40000, remoteFamily: 'IPv4' } },
+    });
+    return settings.apiEnabled ? checkAnswer(site, `${site}${path}`, init, response) : response;
+  };
   return {
     ...service,
     clock,

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { attributionSchema, createJobRequestSchema, sizeSchema } from '../../core/contract/create-job.ts';
+import { errorEnvelopeSchema, findingSchema, locationSchema } from '../../core/contract/finding.ts';
+import {
+  approvalSchema,
+  createdJobSchema,
+  dimsSchema,
+  drawingSchema,
+  jobReplaySchema,
+  jobSchema,
+  latestSubmissionSchema,
+  priceSchema,
+} from '../../core/contract/job.ts';
+import {
+  geometrySchema,
+  submissionEnvelopeSchema,
+  submissionSchema,
+  validationSchema,
+} from '../../core/contract/submission.ts';
+import type { ErrorCode } from '../../core/errors.ts';
+import { capabilitiesSchema } from './capabilities-schema.ts';
+import { schemaNotes } from './registry.ts';
+
+/** JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) as plain data. */
+export type JsonSchema = Record<string, unknown>;
+
+export const SCHEMA_REF = '#/components/schemas/';
+export const ref = (id: string): JsonSchema => ({ $ref: `${SCHEMA_REF}${id}` });
+
+/*
+ * Shapes the routes answer with that have no schema of their own in core/contract: each is the
+ * literal object its route builds (http/routes/*), so it is written here once.
+ */
+const jobEnvelope = z.object({ job: jobSchema });
+const jobReplayEnvelope = z.object({ job: jobReplaySchema });
+const cancelled = z.object({ ok: z.literal(true) });
+const declined = z.object({ ok: z.literal(true), status: z.literal('declined') });
+const adoptRequest = z.strictObject({ submissionNo: z.number().int().min(1).max(9999) });
+const design = z.object({ designId: z.string() });
+
+const components: [z.ZodType, string, string][] = [
+  [capabilitiesSchema, 'Capabilities', 'Read at call time from the configuration the validator enforces.'],
+  [createJobRequestSchema, 'CreateJobRequest', 'Unknown or misspelled fields are refused with 400 INVALID_REQUEST.'],
+  [sizeSchema, 'Size', 'Exactly one of three forms: wristMm (+ fit, bracelet only), usRingSize (ring only), lengthMm.'],
+  [attributionSchema, 'Attribution', "The agent's platform only, never the person; strings of at most 64 characters."],
+  [createdJobSchema, 'CreatedJob', 'The 201 of POST /jobs: the only answer that ever carries the job secret.'],
+  [jobEnvelope, 'JobEnvelope', 'A job, never with credentials.'],
+  [
+    jobReplaySchema,
+    'JobReplay',
+    'The reduced job of an idempotent replay: no credentials, approval or latestSubmission.',
+  ],
+  [jobReplayEnvelope, 'JobReplayEnvelope', 'An idempotent replay of POST /jobs (a replay cannot return the secret).'],
+  [jobSchema, 'Job', 'A design job and its state.'],
+  [priceSchema, 'Price', 'Fixed per product; present on failed and processing submissions too.'],
+  [
+    approvalSchema,
+    'Approval',
+    'The approval link for the person: null until a submission passes, null when cancelled.',
+  ],
+  [submissionEnvelopeSchema, 'SubmissionEnvelope', 'One submission (the body of both 200 and 422 uploads).'],
+  [submissionSchema, 'Submission', 'One uploaded drawing and its stored outcome.'],
+  [findingSchema, 'Finding', 'One error or warning about a drawing; agent_instruction says how to fix it.'],
+  [errorEnvelopeSchema, 'ErrorEnvelope', 'Every refusal the API sends, except the 422 of an upload.'],
+  [cancelled, 'Cancelled', 'DELETE /jobs/{jobId} succeeded (also when the job was already cancelled).'],
+  [declined, 'Declined', 'The person declined the design (also when repeated).'],
+  [adoptRequest, 'AdoptRequest', 'The submission number the approval page shows.'],
+  [design, 'Design', "The design created in the person's account."],
+];
+
+const nested: [z.ZodType, string][] = [
+  [dimsSchema, 'Blank length, real width, cuff gap and sheet thickness, in millimetres.'],
+  [drawingSchema, 'How to draw for this job: ratio = length / width, the canvas and where the strip sits in it.'],
+  [latestSubmissionSchema, 'The newest submission in short; null before the first upload.'],
+  [validationSchema, 'valid is true only for a ready submission; errors must all be fixed, warnings say what changed.'],
+  [geometrySchema, 'The framed strip: present when ready.'],
+  [locationSchema, 'A place on the framed strip in millimetres: x along the length, y across the width, r a radius.'],
+];
+
+for (const [schema, id, description] of components) schemaNotes.add(schema, { id, description });
+for (const [schema, description] of nested) schemaNotes.add(schema, { description });
+
+/**
+ * zod closes every `z.object` in output mode because parsing strips unknown keys; on the wire a
+ * response may grow new fields, so only the schemas declared strict (requests, the size echo)
+ * stay closed in the document.
+ */
+const keepOpenUnlessStrict = (ctx: { zodSchema: unknown; jsonSchema: JsonSchema }): void => {
+  const def = (ctx.zodSchema as { _zod: { def: { type: string; catchall?: unknown } } })._zod.def;
+  if (def.type === 'object' && def.catchall === undefined) delete ctx.jsonSchema.additionalProperties;
+};
+
+const conversion = {
+  target: 'draft-2020-12',
+  io: 'output',
+  metadata: schemaNotes,
+  override: keepOpenUnlessStrict,
+} as const;
+
+/** Drops what a standalone JSON Schema carries but a schema inside an OpenAPI document must not. */
+function embedded(schema: JsonSchema): JsonSchema {
+  const { $schema: _schema, $id: _id, ...rest } = schema;
+  return rest;
+}
+
+/** `components.schemas`, converted from the zod schemas the service validates and answers with. */
+export function componentSchemas(): Record<string, JsonSchema> {
+  const { schemas } = z.toJSONSchema(schemaNotes, { ...conversion, uri: (id) => `${SCHEMA_REF}${id}` });
+  return Object.fromEntries(Object.entries(schemas).map(([id, schema]) => [id, embedded(schema as JsonSchema)]));
+}
+
+/** The error envelope narrowed to the codes one response can carry. */
+export function errorEnvelopeFor(codes: readonly ErrorCode[]): JsonSchema {
+  const inner = errorEnvelopeSchema.shape.error;
+  const narrowed = z.object({ error: inner.extend({ code: z.enum(codes as [ErrorCode, ...ErrorCode[]]) }) });
+  return embedded(z.toJSONSchema(narrowed, conversion) as JsonSchema);
+}

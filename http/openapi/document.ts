@@ -1,0 +1,107 @@
+import { CONTRACT_VERSION } from '../../core/capabilities.ts';
+import type { ServiceUrls } from '../../core/urls.ts';
+import { apiRoutes } from '../routes/index.ts';
+import { componentSchemas } from './components.ts';
+import { operations, type Operation } from './operations.ts';
+import { headers, parameters, securitySchemes, sharedResponses, type OpenApiObject } from './responses.ts';
+
+/** Where the site publishes its API description, its catalogue and its reference page. */
+export const OPENAPI_PATH = '/openapi/agent-v1.json';
+export const API_CATALOG_PATH = '/.well-known/api-catalog';
+export const API_REFERENCE_PATH = '/docs/api';
+
+const DESCRIPTION = `Turn a flat black-on-white PNG into a laser-cut brass bracelet or ring design, with a human approval step. Read GET /capabilities, open a job with POST /jobs (the 201 carries the job secret, once), upload PNGs to the job until one is ready (200) or fix every validation error's agent_instruction (422), give the person approval.url (a Hebrew, right-to-left web page; tell them so), then poll GET /jobs/{jobId} at most every 30 seconds to learn approval.status.
+
+Conventions:
+- JSON in and out, UTF-8; SVG files are image/svg+xml. Every answer carries X-Request-Id and Cache-Control: no-store.
+- HEAD is supported wherever GET is. Any other unsupported method (OPTIONS included) answers 405 METHOD_NOT_ALLOWED with an Allow header (components.responses.MethodNotAllowed); OPTIONS is never listed, HEAD is listed whenever GET is.
+- A path under the base that is not an endpoint answers 404 NOT_FOUND "No such endpoint." (components.responses.NoSuchEndpoint).
+- Errors use the envelope {"error": {code, message, agent_instruction?, retryable?}}; codes come only from capabilities.errorCodes. Retry-After (seconds) comes with 429, 409 SUBMISSION_IN_PROGRESS, 500, 502 and 503, always with retryable true. Do not retry 400, 404, 405, 409 (other than in progress), 413, 415 or 422 unchanged.
+- HTTPS only: plain http:// and www. redirect with 308. Browser page loads under /api/ are sent to the home page: use an HTTP client.
+- Switched off: while the API is off, every path under the base, /.well-known/api-catalog, this document and the reference page answer the site's 404 page (text/html), for every method. A 404 page from GET /capabilities means the API is not open yet.
+- A request the hosting platform cuts off can end in a non-JSON 5xx: treat it as a lost response, wait about 30 seconds, read GET /jobs/{jobId} and resend the same bytes once if latestSubmission does not show the upload.
+- Never send the person's story, never resubmit an unchanged image after a 422, never order on the person's behalf.`;
+
+const TAGS = [
+  { name: 'Discovery', description: 'What the service makes, its limits and its error catalogue.' },
+  { name: 'Jobs', description: 'A job holds one product, size and width, its submissions and its approval link.' },
+  { name: 'Submissions', description: 'Uploaded drawings and their outcomes, cutting SVG and preview.' },
+  { name: 'Approval page', description: "Called by the person's approval page, never by agents." },
+];
+
+const templateToRoute = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
+
+/** The table in operations.ts and the app's routes must name the same endpoints; a gap is a bug. */
+function assertEveryRouteDescribed(): void {
+  const described = new Set(operations.map((op) => `${op.method.toUpperCase()} ${templateToRoute(op.path)}`));
+  const served = new Set(apiRoutes.map((route) => `${route.method} ${route.path}`));
+  const undescribed = [...served].filter((key) => !described.has(key));
+  const unserved = [...described].filter((key) => !served.has(key));
+  if (undescribed.length || unserved.length) {
+    throw new Error(
+      `OpenAPI operations differ from the routes: not described ${undescribed.join(', ') || '-'}; not served ${unserved.join(', ') || '-'}`,
+    );
+  }
+}
+
+/** HEAD answers GET's statuses and headers without a body. */
+function headOf(get: Operation): OpenApiObject {
+  const responses = Object.fromEntries(
+    Object.entries(get.responses).map(([status, response]) => {
+      const resolved = '$ref' in response ? sharedResponses[String(response.$ref).split('/').pop()!]! : response;
+      const { content: _content, ...withoutBody } = resolved;
+      return [status, withoutBody];
+    }),
+  );
+  return {
+    operationId: get.operationId.replace(/^get/, 'head'),
+    tags: [get.tag],
+    summary: `${get.summary} (headers only)`,
+    description: `The answer of GET ${get.path} without its body.`,
+    security: get.security,
+    ...(get.parameters ? { parameters: get.parameters } : {}),
+    responses,
+  };
+}
+
+function pathItems(): Record<string, OpenApiObject> {
+  const paths: Record<string, OpenApiObject> = {};
+  for (const op of operations) {
+    const { method, path, tag, ...rest } = op;
+    const item = (paths[path] ??= {});
+    item[method] = { ...rest, tags: [tag] };
+    if (method === 'get') item.head = headOf(op);
+  }
+  return paths;
+}
+
+/**
+ * The OpenAPI 3.1.0 description of the v1 API: every endpoint with its request, answers, headers
+ * and error codes, its schemas converted from the zod schemas the service itself uses.
+ */
+export function buildOpenApiDocument(urls: ServiceUrls): OpenApiObject {
+  assertEveryRouteDescribed();
+  // A copy: the operation table and shared answers are module data that no caller may change.
+  return structuredClone({
+    openapi: '3.1.0',
+    info: {
+      title: 'Laser-cut jewellery design job API',
+      version: CONTRACT_VERSION,
+      summary: 'PNG drawings to laser-cut brass bracelets and rings, approved by a person.',
+      description: DESCRIPTION,
+      license: { name: 'GPL-2.0-only', identifier: 'GPL-2.0-only' },
+    },
+    servers: [{ url: urls.apiBase, description: 'The v1 API base' }],
+    externalDocs: { description: 'API reference page', url: `${urls.siteUrl}${API_REFERENCE_PATH}` },
+    tags: TAGS,
+    security: [],
+    paths: pathItems(),
+    components: {
+      schemas: componentSchemas(),
+      responses: sharedResponses,
+      parameters,
+      headers,
+      securitySchemes,
+    },
+  });
+}

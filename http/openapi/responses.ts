@@ -1,0 +1,158 @@
+import { noSuchEndpoint, type ErrorCode } from '../../core/errors.ts';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../core/contract/create-job.ts';
+import { APPROVAL_TOKEN_PATTERN } from '../../core/handoff/approval-token.ts';
+import { errorEnvelopeFor, type JsonSchema } from './components.ts';
+
+/** An OpenAPI object (response, header, parameter...) as plain data. */
+export type OpenApiObject = Record<string, unknown>;
+
+export const JSON_MEDIA_TYPE = 'application/json';
+export const SVG_MEDIA_TYPE = 'image/svg+xml';
+
+const headerRef = (name: string): OpenApiObject => ({ $ref: `#/components/headers/${name}` });
+const responseRef = (name: string): OpenApiObject => ({ $ref: `#/components/responses/${name}` });
+export const parameterRef = (name: string): OpenApiObject => ({ $ref: `#/components/parameters/${name}` });
+
+/** Headers that can be sent with a given status; statuses not listed carry only the common ones. */
+const RETRY_AFTER_STATUSES = new Set([429, 500, 502, 503]);
+
+export const headers: Record<string, OpenApiObject> = {
+  RequestId: {
+    description:
+      'An id for this request, on every answer. Quote it when reporting a problem; it finds the request in our logs.',
+    required: true,
+    schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
+  },
+  NoStore: {
+    description: 'Answers are never cached: a job answer may carry a secret, and every answer reflects live state.',
+    required: true,
+    schema: { type: 'string', const: 'no-store' },
+  },
+  RetryAfter: {
+    description:
+      'Seconds to wait before retrying: the blocking bucket window for 429 (60, 3600, seconds to midnight UTC, or 30 when the limiter store failed), 10 for SUBMISSION_IN_PROGRESS, 30 for 500, 502 and 503. The agent_instruction quotes the same number.',
+    required: true,
+    schema: { type: 'integer', minimum: 0 },
+  },
+  RetryAfterInProgress: {
+    description: 'Sent (10) with 409 SUBMISSION_IN_PROGRESS only, with retryable true.',
+    required: false,
+    schema: { type: 'integer', minimum: 0 },
+  },
+  Allow: {
+    description: 'The methods this path supports. OPTIONS is never listed; HEAD is listed whenever GET is.',
+    required: true,
+    schema: { type: 'string' },
+  },
+  Location: {
+    description: 'Where the approval page goes next (a path on this site).',
+    required: true,
+    schema: { type: 'string' },
+  },
+};
+
+const commonHeaders = (): OpenApiObject => ({
+  'X-Request-Id': headerRef('RequestId'),
+  'Cache-Control': headerRef('NoStore'),
+});
+
+/** A 2xx or 422 answer with a JSON body. */
+export function jsonAnswer(description: string, schema: JsonSchema): OpenApiObject {
+  return { description, headers: commonHeaders(), content: { [JSON_MEDIA_TYPE]: { schema } } };
+}
+
+/** A 200 with a file body (the SVG routes). */
+export function fileAnswer(description: string, mediaType: string): OpenApiObject {
+  return { description, headers: commonHeaders(), content: { [mediaType]: { schema: { type: 'string' } } } };
+}
+
+/** A refusal with the error envelope, narrowed to the codes this status can carry here. */
+export function refusal(status: number, codes: readonly ErrorCode[], description: string): OpenApiObject {
+  const extra: OpenApiObject = RETRY_AFTER_STATUSES.has(status) ? { 'Retry-After': headerRef('RetryAfter') } : {};
+  if (codes.includes('SUBMISSION_IN_PROGRESS')) extra['Retry-After'] = headerRef('RetryAfterInProgress');
+  return {
+    description: `${description} Codes: ${codes.join(', ')}.`,
+    headers: { ...commonHeaders(), ...extra },
+    content: { [JSON_MEDIA_TYPE]: { schema: errorEnvelopeFor(codes) } },
+  };
+}
+
+/** The approval page's plain form posts are answered with a redirect (decisions §5). */
+export const formRedirect = (description: string): OpenApiObject => ({
+  description,
+  headers: { ...commonHeaders(), Location: headerRef('Location') },
+});
+
+/** Answers shared by many operations (`components.responses`). */
+export const sharedResponses: Record<string, OpenApiObject> = {
+  Unexpected: refusal(
+    500,
+    ['PROCESSING_FAILED'],
+    'An unexpected failure; nothing internal is said. Wait 30 seconds and retry once.',
+  ),
+  RateLimited: refusal(429, ['RATE_LIMITED'], 'A per-IP, global or per-account bucket is full; the message names it.'),
+  MethodNotAllowed: {
+    ...refusal(
+      405,
+      ['METHOD_NOT_ALLOWED'],
+      'Any method a path does not support (OPTIONS included), checked before authentication.',
+    ),
+    headers: { ...commonHeaders(), Allow: headerRef('Allow') },
+  },
+  NoSuchEndpoint: refusal(
+    404,
+    ['NOT_FOUND'],
+    `A path under the base that is not an endpoint: "${noSuchEndpoint().message}"; any job is unaffected.`,
+  ),
+};
+
+export const unexpected = (): OpenApiObject => responseRef('Unexpected');
+export const rateLimited = (): OpenApiObject => responseRef('RateLimited');
+
+export const parameters: Record<string, OpenApiObject> = {
+  JobId: {
+    name: 'jobId',
+    in: 'path',
+    required: true,
+    description: 'The job id (a UUID). A malformed id answers like an unknown job.',
+    schema: { type: 'string', format: 'uuid' },
+  },
+  SubmissionNo: {
+    name: 'no',
+    in: 'path',
+    required: true,
+    description: 'The submission number in the job. A malformed or unknown number answers 404.',
+    schema: { type: 'integer', minimum: 1, maximum: 9999 },
+  },
+  ApprovalToken: {
+    name: 'token',
+    in: 'path',
+    required: true,
+    description: 'The 12-character approval token: the last segment of approval.url.',
+    schema: { type: 'string', pattern: APPROVAL_TOKEN_PATTERN.source },
+  },
+  IdempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      'Optional; 8 to 128 printable ASCII characters, a UUID recommended. Scoped to the caller address. The same key with the same body replays the job (200, no secret); with a different body it is 409 IDEMPOTENCY_CONFLICT.',
+    schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source },
+  },
+};
+
+export const securitySchemes: Record<string, OpenApiObject> = {
+  jobSecret: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'ajs_ followed by 43 base64url characters',
+    description:
+      'The job secret from credentials.jobSecret of the 201 of POST /jobs, returned once and stored only hashed. An unknown job, a wrong secret and a missing secret all answer the same 404 "No such job.".',
+  },
+  siteSession: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'jds',
+    description: "The person's site session (approval page only). Agents never call the handoff routes.",
+  },
+};

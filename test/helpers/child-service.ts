@@ -1,0 +1,83 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { API_BASE_PATH } from '../../core/urls.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The real service (`server.ts`: system clock, worker pool, sweeper) in a process of its own. */
+export interface ChildService {
+  process: ChildProcess;
+  /** A real HTTP request to `path` under the API base. */
+  api(path: string, init?: RequestInit): Promise<Response>;
+  /** Every line it logged so far (JSON lines on stdout, anything on stderr). */
+  output: string[];
+  /** Resolves with the exit code, or the signal that ended it. */
+  exited: Promise<number | NodeJS.Signals>;
+}
+
+/** A port nothing listens on right now. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Starts `server.ts` as `npm start` would (node + tsx) and waits until it listens. */
+export async function startChildService(options: {
+  databaseUrl: string;
+  port: number;
+  env?: Record<string, string>;
+}): Promise<ChildService> {
+  const siteUrl = `http://localhost:${options.port}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      PORT: String(options.port),
+      SITE_URL: siteUrl,
+      DATABASE_URL: options.databaseUrl,
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const exited = new Promise<number | NodeJS.Signals>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal!)),
+  );
+  const listening = new Promise<void>((resolve, reject) => {
+    const collect = (chunk: Buffer) => {
+      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
+        output.push(line);
+        if (line.includes('"msg":"listening"')) resolve();
+      }
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    void exited.then((how) => reject(new Error(`the service exited (${how}) before listening:\n${output.join('\n')}`)));
+  });
+  await listening;
+  // The one place these tests make outbound HTTP: to the service process they started.
+  // eslint-disable-next-line no-restricted-globals
+  const api = (path: string, init?: RequestInit) => fetch(`${siteUrl}${API_BASE_PATH}${path}`, init);
+  return { process: child, api, output, exited };
+}
+
+/** Ends the child if it still runs; safe to call on one that already exited. */
+export async function stopChildService(child: ChildService | undefined): Promise<void> {
+  if (!child || child.process.exitCode !== null || child.process.signalCode !== null) return;
+  child.process.kill('SIGKILL');
+  await child.exited;
+}
+
+/** Polls `condition` until it holds; fails after `timeoutMs`. */
+export async function waitFor(condition: () => Promise<boolean>, timeoutMs = 10_000, everyMs = 10): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!(await condition())) {
+    if (performance.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
