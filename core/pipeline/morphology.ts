@@ -1,5 +1,6 @@
 import { MAX_BOUNDED_DEPTH, openByDisc } from './disc-open.ts';
 import { distanceTransform } from './distance.ts';
+import { RunFinder } from './runs.ts';
 
 /**
  * Widths on a pixel grid. A band W pixels wide has its deepest pixel centre floor((W+1)/2)
@@ -46,22 +47,59 @@ export function openMask(
 
 export function invert(mask: Uint8Array): Uint8Array {
   const out = new Uint8Array(mask.length);
-  for (let i = 0; i < mask.length; i++) out[i] = mask[i] ? 0 : 1;
+  invertInto(mask, out);
   return out;
+}
+
+/** out[i] = 1 where src[i] is 0, else 0, for every i of src (out at least as long). */
+export function invertInto(src: Uint8Array, out: Uint8Array): void {
+  const words = wordsOf(src, out);
+  if (words) for (let q = 0; q < words.a.length; q++) words.out[q] = onesOf(words.a[q]!) ^ 0x01010101;
+  for (let i = words ? words.a.length * 4 : 0; i < src.length; i++) out[i] = src[i] ? 0 : 1;
 }
 
 /** Pixels of `a` not in `b`. */
 export function minus(a: Uint8Array, b: Uint8Array): Uint8Array {
   const out = new Uint8Array(a.length);
-  for (let i = 0; i < a.length; i++) out[i] = a[i] && !b[i] ? 1 : 0;
+  const words = wordsOf(a, out, b);
+  if (words) for (let q = 0; q < words.a.length; q++) words.out[q] = onesOf(words.a[q]!) & ~onesOf(words.b![q]!);
+  for (let i = words ? words.a.length * 4 : 0; i < a.length; i++) out[i] = a[i] && !b[i] ? 1 : 0;
   return out;
 }
 
 /** Indices of the pixels that are set, in raster order. */
 export function onPixels(mask: Uint8Array): Int32Array {
+  const finder = new RunFinder(mask);
+  const n = mask.length;
   let count = 0;
-  for (let i = 0; i < mask.length; i++) if (mask[i]) count++;
+  for (let i = finder.nextOn(0, n); i < n; i = finder.nextOn(i, n)) {
+    const end = finder.nextOff(i, n);
+    count += end - i;
+    i = end;
+  }
   const out = new Int32Array(count);
-  for (let i = 0, j = 0; j < count; i++) if (mask[i]) out[j++] = i;
+  let j = 0;
+  for (let i = finder.nextOn(0, n); i < n; i = finder.nextOn(i, n)) {
+    const end = finder.nextOff(i, n);
+    while (i < end) out[j++] = i++;
+  }
   return out;
+}
+
+/** Per byte of a word: 1 where the byte is nonzero, 0 where it is zero (exact for any bytes). */
+const onesOf = (v: number): number => ((((v & 0x7f7f7f7f) + 0x7f7f7f7f) | v) >>> 7) & 0x01010101;
+
+/** The arrays as 32-bit words (their whole words; the caller finishes the tail), when all are aligned. */
+function wordsOf(
+  a: Uint8Array,
+  out: Uint8Array,
+  b?: Uint8Array,
+): { a: Uint32Array; out: Uint32Array; b?: Uint32Array } | undefined {
+  if ((a.byteOffset | out.byteOffset | (b?.byteOffset ?? 0)) % 4 !== 0) return undefined;
+  const n = a.length >> 2;
+  return {
+    a: new Uint32Array(a.buffer, a.byteOffset, n),
+    out: new Uint32Array(out.buffer, out.byteOffset, n),
+    b: b && new Uint32Array(b.buffer, b.byteOffset, n),
+  };
 }

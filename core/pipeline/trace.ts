@@ -1,5 +1,6 @@
 import type { CutPolygon, Point } from './cuts.ts';
 import { flattenCurve, type PixelToMm } from './flatten.ts';
+import { invertInto } from './morphology.ts';
 import { potracePaths, type PotracePath } from './potrace-paths.ts';
 import type { StripRaster } from './raster.ts';
 import { clipRingToRect, ringArea, ringInsideRect } from './ring-geometry.ts';
@@ -95,7 +96,7 @@ function fillPaddedAir(raster: StripRaster, pad: number, out: Uint8Array): void 
   for (let py = 0; py < h + 2 * pad; py++) {
     const src = clamp(py - pad, h) * w;
     const row = py * pw;
-    for (let x = 0; x < w; x++) out[row + pad + x] = data[src + x] === 0 ? 1 : 0;
+    invertInto(data.subarray(src, src + w), out.subarray(row + pad, row + pad + w));
     out.fill(out[row + pad]!, row, row + pad);
     out.fill(out[row + pad + w - 1]!, row + pad + w, row + pw);
   }

@@ -3,7 +3,7 @@ import { MAX_BITS_DEPTH, openByDiscBits } from '../../core/pipeline/disc-open-bi
 import { distanceTransform } from '../../core/pipeline/distance.ts';
 import { distancesAt } from '../../core/pipeline/distance-at.ts';
 import { labelAt, labelComponents } from '../../core/pipeline/labels.ts';
-import { invert, openMask } from '../../core/pipeline/morphology.ts';
+import { invert, minus, onPixels, openMask } from '../../core/pipeline/morphology.ts';
 import { cutNumber } from '../../core/pipeline/render.ts';
 
 /** Deterministic blobby masks: random discs, so openings and thin parts both occur. */
@@ -140,6 +140,22 @@ describe('pipeline primitives against their definitions', () => {
             expect(labels.touchesBorder[k]).toBe(onBorder ? 1 : 0);
           }
         }
+      }
+    }
+  });
+
+  it('inverts, subtracts and lists set pixels of any bytes, aligned or not, as their definitions', () => {
+    let state = 11;
+    const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const bytes = (n: number) =>
+      Uint8Array.from({ length: n }, () => (next() < 0.5 ? 0 : [1, 255, 128, 7][(next() * 4) | 0]!));
+    for (const n of [0, 1, 5, 64, 1001]) {
+      for (const offset of [0, 1]) {
+        const a = bytes(n + offset).subarray(offset);
+        const b = bytes(n + offset).subarray(offset);
+        expect(Array.from(invert(a))).toEqual(Array.from(a, (v) => (v ? 0 : 1)));
+        expect(Array.from(minus(a, b))).toEqual(Array.from(a, (v, i) => (v && !b[i] ? 1 : 0)));
+        expect(Array.from(onPixels(a))).toEqual(Array.from(a).flatMap((v, i) => (v ? [i] : [])));
       }
     }
   });
