@@ -33,7 +33,14 @@ export async function resampleToStrip(
     .raw()
     .toBuffer();
   const data = new Uint8Array(w * h);
-  // The top bit of a byte is its test against 128, without a branch.
-  for (let i = 0; i < data.length; i++) data[i] = resized[i]! >>> 7;
+  // The top bit of a byte is its test against 128, without a branch; four bytes a step when the
+  // buffer's memory allows.
+  const words = resized.byteOffset % 4 === 0 ? data.length >> 2 : 0;
+  if (words > 0) {
+    const from = new Uint32Array(resized.buffer, resized.byteOffset, words);
+    const to = new Uint32Array(data.buffer, 0, words);
+    for (let q = 0; q < words; q++) to[q] = (from[q]! >>> 7) & 0x01010101;
+  }
+  for (let i = words * 4; i < data.length; i++) data[i] = resized[i]! >>> 7;
   return { w, h, data, mmPerPxX: strip.lengthMm / w, mmPerPxY: strip.widthMm / h };
 }

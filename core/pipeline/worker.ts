@@ -5,9 +5,10 @@ import { analyseDesign } from './analyse.ts';
 import type { PipelineInput } from './types.ts';
 import { warmUp } from './warm-up.ts';
 
-// One upload per worker at a time: let libvips use the cores the pool is not using. Its operation
-// cache (up to 50 MB per process) never hits here: every upload is a different image.
-sharp.concurrency(Math.max(1, Math.floor(availableParallelism() / 2)));
+// libvips may use every core for one image: a lone upload (the usual case) decodes and resizes
+// in about half the time, and when every worker is busy the extra threads only share the cores.
+// Its operation cache (up to 50 MB per process) never hits here: every upload is a different image.
+sharp.concurrency(availableParallelism());
 sharp.cache(false);
 
 // Uploads wait for the warm-up (under a second, once per worker) rather than interleave with it.
