@@ -81,14 +81,8 @@ function combineRows(
       // Half-widths are below 32: each step reads a word and its two neighbours.
       for (; k < widths[t]!;) {
         k++;
-        for (let j = 0; j < words; j++) {
-          const cur = src[base + j]!;
-          const next = j + 1 < words ? src[base + j + 1]! : outside;
-          const prev = j > 0 ? src[base + j - 1]! : outside;
-          const right = (cur >>> k) | (next << (32 - k));
-          const left = (cur << k) | (prev >>> (32 - k));
-          acc[j] = and ? acc[j]! & right & left : acc[j]! | right | left;
-        }
+        if (and) spreadStep(src, base, words, k, outside, acc, true);
+        else spreadStep(src, base, words, k, outside, acc, false);
       }
       spread[t]!.set(acc, base);
     }
@@ -108,6 +102,30 @@ function combineRows(
       if (and) for (let j = 0; j < words; j++) out[base + j] = out[base + j]! & rows[at + j]!;
       else for (let j = 0; j < words; j++) out[base + j] = out[base + j]! | rows[at + j]!;
     }
+  }
+}
+
+/**
+ * acc &= (or |=) the row shifted k pixels either way. Two call sites with constant `and`, so each
+ * inlined copy keeps one branch: a loop that met both would be deoptimised on the first change.
+ */
+function spreadStep(
+  src: Int32Array,
+  base: number,
+  words: number,
+  k: number,
+  outside: number,
+  acc: Int32Array,
+  and: boolean,
+): void {
+  const last = words - 1;
+  for (let j = 0; j < words; j++) {
+    const cur = src[base + j]!;
+    const next = j < last ? src[base + j + 1]! : outside;
+    const prev = j > 0 ? src[base + j - 1]! : outside;
+    const both = ((cur >>> k) | (next << (32 - k))) & ((cur << k) | (prev >>> (32 - k)));
+    const either = (cur >>> k) | (next << (32 - k)) | ((cur << k) | (prev >>> (32 - k)));
+    acc[j] = and ? acc[j]! & both : acc[j]! | either;
   }
 }
 
