@@ -9,29 +9,37 @@ export const mediaType = (header: string | null | undefined): string =>
   (header ?? '').split(';')[0]!.trim().toLowerCase();
 
 /**
- * Reads at most `cap` bytes of a body; a longer body stops being read at the cap.
- * Returns undefined when the body is longer than the cap.
+ * Reads at most `cap` bytes of a body; a longer body stops being read at the cap ('too-large').
+ * A body the client stopped sending (it hung up, or the server's request timeout cut it) is
+ * 'cut-off': an ordinary refusal nobody will read, not a fault of the service.
  */
 export async function readCapped(
   body: ReadableStream<Uint8Array> | null,
   cap: number,
-): Promise<Uint8Array | undefined> {
+): Promise<Uint8Array | 'too-large' | 'cut-off'> {
   if (!body) return new Uint8Array(0);
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      return 'cut-off';
+    }
+    if (chunk.done) break;
+    total += chunk.value.byteLength;
     if (total > cap) {
       await reader.cancel().catch(() => undefined);
-      return undefined;
+      return 'too-large';
     }
-    chunks.push(value);
+    chunks.push(chunk.value);
   }
   return Buffer.concat(chunks, total);
 }
+
+const cutOff = (): CoreError => invalidRequest('The request body ended before its declared end.');
 
 const tooLarge = (maxBytes: number): CoreError =>
   coreError('FILE_TOO_LARGE', { message: `The file is larger than ${maxBytes.toLocaleString('en-US')} bytes.` });
@@ -50,7 +58,8 @@ export async function readUpload(request: Request, maxBytes: number): Promise<Re
   if (type === 'image/png') {
     if (declaredTooLarge(request, maxBytes)) return err(tooLarge(maxBytes));
     const bytes = await readCapped(request.body, maxBytes);
-    if (!bytes) return err(tooLarge(maxBytes));
+    if (bytes === 'too-large') return err(tooLarge(maxBytes));
+    if (bytes === 'cut-off') return err(cutOff());
     if (bytes.byteLength === 0) return err(invalidRequest('The request body is empty; send the PNG bytes.'));
     return ok(bytes);
   }
@@ -68,7 +77,8 @@ async function readMultipart(request: Request, maxBytes: number): Promise<Result
   const cap = maxBytes + MULTIPART_OVERHEAD_BYTES;
   if (declaredTooLarge(request, cap)) return err(tooLarge(maxBytes));
   const bytes = await readCapped(request.body, cap);
-  if (!bytes) return err(tooLarge(maxBytes));
+  if (bytes === 'too-large') return err(tooLarge(maxBytes));
+  if (bytes === 'cut-off') return err(cutOff());
   if (bytes.byteLength === 0)
     return err(invalidRequest('The request body is empty; send a multipart body with the file field "image".'));
   let form: FormData;
@@ -104,7 +114,8 @@ export async function readJsonText(request: Request, cap: number): Promise<Resul
   }
   if (declaredTooLarge(request, cap)) return err(invalidRequest(`The request body is larger than ${cap} bytes.`));
   const bytes = await readCapped(request.body, cap);
-  if (!bytes) return err(invalidRequest(`The request body is larger than ${cap} bytes.`));
+  if (bytes === 'too-large') return err(invalidRequest(`The request body is larger than ${cap} bytes.`));
+  if (bytes === 'cut-off') return err(cutOff());
   try {
     return ok(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
   } catch {

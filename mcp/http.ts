@@ -96,7 +96,8 @@ export function registerMcpRoutes(app: Hono, options: McpHttpOptions): McpSessio
 
   async function open(c: Context): Promise<Response> {
     const raw = await readCapped(c.req.raw.body, MAX_INITIALIZE_BYTES);
-    if (!raw) return rpcError(413, -32000, 'Request body too large.');
+    if (raw === 'too-large') return rpcError(413, -32000, 'Request body too large.');
+    if (raw === 'cut-off') return rpcError(400, -32700, 'Parse error: the body ended early.');
     let body: unknown;
     try {
       body = JSON.parse(Buffer.from(raw).toString('utf8'));

@@ -1,0 +1,340 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONNECTIONS_CHECKING_INTERVAL_MS, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from '../http/server-options.ts';
+import { bearer, braceletBody, jsonInit } from './helpers/flows.ts';
+import { startLiveServer, type InProcessLiveServer } from './helpers/live-server.ts';
+import { makePng } from './helpers/png.ts';
+import { freePort, SQLD_BINARY, stopChild, waitUntil } from './helpers/sqld.ts';
+
+const JSON_TYPE = /^application\/json/;
+
+interface Opened {
+  id: string;
+  secret: string;
+}
+
+async function openJob(server: InProcessLiveServer): Promise<Opened> {
+  const response = await server.api('/jobs', jsonInit(braceletBody));
+  const body: any = await response.json();
+  expect(response.status, JSON.stringify(body)).toBe(201);
+  return { id: body.job.id, secret: body.credentials.jobSecret };
+}
+
+/** The job as the service reads it now; its submissions tell whether anything was stored. */
+async function readJob(server: InProcessLiveServer, job: Opened): Promise<any> {
+  const response = await server.api(`/jobs/${job.id}`, { headers: bearer(job.secret) });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as any).job;
+}
+
+/** `GET /capabilities` answers, and fast: nothing above held up the event loop. */
+async function expectResponsive(server: InProcessLiveServer): Promise<void> {
+  const started = performance.now();
+  const response = await server.api('/capabilities', { signal: AbortSignal.timeout(5_000) });
+  expect(response.status).toBe(200);
+  await response.arrayBuffer();
+  expect(performance.now() - started).toBeLessThan(1_000);
+}
+
+describe('the database becomes unreachable', () => {
+  /** A libSQL server of our own, so it can be stopped and started again on the same port and data. */
+  let dataDir: string;
+  let port: number;
+  let sqld: ChildProcess | undefined;
+  let server: InProcessLiveServer;
+
+  async function startSqld(): Promise<void> {
+    const child = spawn(
+      SQLD_BINARY,
+      [
+        ...['--db-path', join(dataDir, 'data.sqld'), '--http-listen-addr', `127.0.0.1:${port}`, '--disable-metrics'],
+        ...['--idle-shutdown-timeout-s', '60'],
+      ],
+      { stdio: 'ignore' },
+    );
+    // Outbound HTTP only to the sqld this test started.
+    // eslint-disable-next-line no-restricted-globals
+    await waitUntil(async () => (await fetch(`http://127.0.0.1:${port}/health`)).ok, child, 15_000);
+    sqld = child;
+  }
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'faults-sqld-'));
+    port = await freePort();
+    await startSqld();
+    server = await startLiveServer({ databaseUrl: `http://127.0.0.1:${port}` });
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close().catch(() => undefined);
+    if (sqld) await stopChild(sqld);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers 500 PROCESSING_FAILED with Retry-After 30 on job routes, fails the rate limiter closed, and recovers when the database returns', async () => {
+    const job = await openJob(server);
+    const upload = await server.api(`/jobs/${job.id}/submissions`, {
+      method: 'POST',
+      headers: { 'content-type': 'image/png', ...bearer(job.secret) },
+      body: makePng({ width: 600, height: 300 }) as Uint8Array<ArrayBuffer>,
+    });
+    expect([200, 422]).toContain(upload.status);
+    await upload.arrayBuffer();
+
+    await stopChild(sqld!);
+    sqld = undefined;
+
+    const auth = bearer(job.secret);
+    const png = { 'content-type': 'image/png', ...auth };
+    const failing: [string, string, RequestInit][] = [
+      ['GET job', `/jobs/${job.id}`, { headers: auth }],
+      ['GET submission', `/jobs/${job.id}/submissions/1`, { headers: auth }],
+      ['GET cutting file', `/jobs/${job.id}/submissions/1/cutouts.svg`, { headers: auth }],
+      ['DELETE job', `/jobs/${job.id}`, { method: 'DELETE', headers: auth }],
+      [
+        'upload',
+        `/jobs/${job.id}/submissions`,
+        { method: 'POST', headers: png, body: makePng({ seed: 2 }) as Uint8Array<ArrayBuffer> },
+      ],
+    ];
+    for (const [what, path, init] of failing) {
+      const started = performance.now();
+      const response = await server.api(path, { ...init, signal: AbortSignal.timeout(15_000) });
+      const ms = performance.now() - started;
+      expect(response.status, what).toBe(500);
+      expect(response.headers.get('content-type'), what).toMatch(JSON_TYPE);
+      expect(response.headers.get('retry-after'), what).toBe('30');
+      const body: any = await response.json();
+      expect(body.error, what).toMatchObject({ code: 'PROCESSING_FAILED', retryable: true });
+      expect(body.error.agent_instruction, what).toMatch(/\b30 seconds\b/);
+      expect(JSON.stringify(body), what).not.toMatch(/libsql|sqld|ECONNREFUSED|fetch failed|127\.0\.0\.1/i);
+      expect(ms, what).toBeLessThan(5_000);
+    }
+
+    // Opening a job starts at the rate limiter, whose store is the database: it refuses, and says why.
+    const refused = await server.api('/jobs', jsonInit(braceletBody));
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('30');
+    const refusal: any = await refused.json();
+    expect(refusal.error).toMatchObject({ code: 'RATE_LIMITED', retryable: true });
+    expect(refusal.error.message).toMatch(/could not reach its store.*fail closed/);
+    expect(refusal.error.agent_instruction).toMatch(/\b30 seconds\b/);
+
+    // What needs no database still answers; the health check says the database is gone.
+    await expectResponsive(server);
+    const health = await server.fetch('/healthz');
+    expect(health.status).toBe(503);
+
+    await startSqld();
+    expect((await readJob(server, job)).latestSubmission.no).toBe(1);
+    await openJob(server);
+  }, 90_000);
+});
+
+/**
+ * Opens a connection, sends `head` at once and then `piece` every `everyMs` until the server
+ * closes the connection; resolves with the status line it answered and when it closed.
+ */
+function trickle(
+  server: InProcessLiveServer,
+  head: string,
+  piece: string,
+  everyMs: number,
+): Promise<{ statusLine: string; closedAfterMs: number }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const socket: Socket = connect(server.port, server.host);
+    let received = '';
+    const send = (text: string) => {
+      if (socket.writable) socket.write(text);
+    };
+    const timer = setInterval(() => send(piece), everyMs);
+    socket.on('connect', () => send(head));
+    socket.on('data', (chunk) => (received += chunk.toString('latin1')));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearInterval(timer);
+      resolve({ statusLine: received.split('\r\n')[0]!, closedAfterMs: performance.now() - started });
+    });
+    setTimeout(() => {
+      socket.destroy();
+      reject(new Error('the server never closed the connection'));
+    }, REQUEST_TIMEOUT_MS + 30_000).unref();
+  });
+}
+
+/**
+ * Sends a body of `upTo` bytes in 64 KiB pieces, chunked unless a Content-Length is among the
+ * headers, and stops as soon as the server answers; resolves with the answer, how long it took
+ * and how much the client had sent by then. A raw socket, so the server closing the connection
+ * while the client still writes loses nothing of the answer.
+ */
+function flood(
+  server: InProcessLiveServer,
+  path: string,
+  headers: Record<string, string>,
+  upTo: number,
+  framing: { before?: Buffer; after?: Buffer } = {},
+): Promise<{ status: number; body: any; ms: number; sentBytes: number }> {
+  const chunked = !Object.keys(headers).some((name) => name.toLowerCase() === 'content-length');
+  const head = [
+    `POST ${path} HTTP/1.1`,
+    `Host: ${server.host}:${server.port}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    ...(chunked ? ['Transfer-Encoding: chunked'] : []),
+    '',
+    '',
+  ].join('\r\n');
+  const frame = (data: Buffer) =>
+    chunked ? Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`), data, Buffer.from('\r\n')]) : data;
+  const piece = frame(Buffer.alloc(64 * 1024, 0x41));
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const socket = connect(server.port, server.host);
+    let received = Buffer.alloc(0);
+    let sentBytes = 0;
+    let answer: { status: number; body: any; ms: number; sentBytes: number } | undefined;
+    socket.on('error', () => undefined);
+    socket.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+      const text = received.toString('utf8');
+      const split = text.indexOf('\r\n\r\n');
+      const length = Number(/\r\ncontent-length: *(\d+)/i.exec(text.slice(0, split))?.[1] ?? NaN);
+      if (answer || split < 0 || Buffer.byteLength(text.slice(split + 4)) < length) return;
+      const status = Number(text.split(' ')[1]);
+      answer = { status, body: JSON.parse(text.slice(split + 4)), ms: performance.now() - started, sentBytes };
+      socket.destroy();
+      resolve(answer);
+    });
+    socket.on('close', () => answer ?? reject(new Error(`closed without a whole answer: ${received}`)));
+    const pump = () => {
+      while (!answer && socket.writable && sentBytes < upTo) {
+        sentBytes += 64 * 1024;
+        if (!socket.write(piece)) return void socket.once('drain', pump);
+      }
+      const end = [...(framing.after ? [frame(framing.after)] : []), ...(chunked ? [Buffer.from('0\r\n\r\n')] : [])];
+      if (!answer && socket.writable) socket.write(Buffer.concat(end));
+    };
+    socket.on('connect', () => {
+      socket.write(head);
+      if (framing.before) socket.write(frame(framing.before));
+      pump();
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.concurrent('slow and oversized requests, with the server settings server.ts uses', () => {
+  let server: InProcessLiveServer;
+  // Cut-off bodies are the client's doing: none may be logged as a fault of the service.
+  const errors: Record<string, unknown>[] = [];
+  beforeAll(async () => {
+    server = await startLiveServer({
+      log: { info() {}, warn() {}, error: (fields) => void errors.push(fields) },
+    });
+  }, 60_000);
+  afterAll(() => server?.close());
+
+  const uploadHead = (job: Opened, headers: string[]) =>
+    [
+      `POST /api/agent/v1/jobs/${job.id}/submissions HTTP/1.1`,
+      `Host: ${server.host}:${server.port}`,
+      `Authorization: Bearer ${job.secret}`,
+      ...headers,
+      '',
+      '',
+    ].join('\r\n');
+
+  it('cuts off clients that trickle their headers with 408 once the headers timeout passes, and answers others meanwhile', async () => {
+    const head = `POST /api/agent/v1/jobs HTTP/1.1\r\nHost: ${server.host}:${server.port}\r\n`;
+    const slow = Array.from({ length: 20 }, () => trickle(server, head, 'X-Slow: 1\r\n', 500));
+    await sleep(HEADERS_TIMEOUT_MS / 2);
+    await expectResponsive(server);
+    for (const cut of await Promise.all(slow)) {
+      expect(cut.statusLine).toBe('HTTP/1.1 408 Request Timeout');
+      expect(cut.closedAfterMs).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_MS - 100);
+      expect(cut.closedAfterMs).toBeLessThan(HEADERS_TIMEOUT_MS + CONNECTIONS_CHECKING_INTERVAL_MS + 2_000);
+    }
+    await expectResponsive(server);
+  }, 60_000);
+
+  it(
+    'cuts off an upload whose body trickles in once the request timeout passes, stores nothing and answers others meanwhile',
+    async () => {
+      const job = await openJob(server);
+      const head = uploadHead(job, ['Content-Type: image/png', 'Content-Length: 1000000']);
+      const slow = trickle(server, head, 'x'.repeat(100), 250);
+      await sleep(REQUEST_TIMEOUT_MS / 2);
+      await expectResponsive(server);
+      const cut = await slow;
+      expect(cut.statusLine).toBe('HTTP/1.1 408 Request Timeout');
+      expect(cut.closedAfterMs).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 100);
+      expect(cut.closedAfterMs).toBeLessThan(REQUEST_TIMEOUT_MS + CONNECTIONS_CHECKING_INTERVAL_MS + 2_000);
+      const after = await readJob(server, job);
+      expect([after.latestSubmission, after.limits.submissionsLeft]).toEqual([null, 10]);
+      await expectResponsive(server);
+    },
+    REQUEST_TIMEOUT_MS + 60_000,
+  );
+
+  it('keeps nothing of an upload whose client disconnects partway through the body, and answers others', async () => {
+    const job = await openJob(server);
+    const socket = connect(server.port, server.host);
+    await new Promise((resolve) => socket.on('connect', resolve));
+    socket.write(uploadHead(job, ['Content-Type: image/png', 'Content-Length: 1000000']));
+    socket.write(makePng().subarray(0, 2_000));
+    await sleep(200);
+    socket.destroy();
+    await sleep(500);
+    const after = await readJob(server, job);
+    expect([after.latestSubmission, after.limits.submissionsLeft]).toEqual([null, 10]);
+    await expectResponsive(server);
+    expect(errors).toEqual([]);
+  });
+
+  const png = { 'content-type': 'image/png' };
+  const boundary = 'flood-boundary-3f9a1c';
+  const form = { 'content-type': `multipart/form-data; boundary=${boundary}` };
+  const partHead = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="big.png"\r\nContent-Type: image/png\r\n\r\n`,
+  );
+  const partTail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const FLOOD = 64 * 1024 * 800; // 52 MB, far past the cap
+  it.each([
+    ['a raw body with Content-Length', { ...png, 'content-length': String(FLOOD) }, {}],
+    ['a raw chunked body (no Content-Length)', png, {}],
+    [
+      'a multipart body with Content-Length',
+      { ...form, 'content-length': String(FLOOD + partHead.length + partTail.length) },
+      { before: partHead, after: partTail },
+    ],
+    ['a multipart chunked body (no Content-Length)', form, { before: partHead, after: partTail }],
+  ] as const)(
+    'refuses %s over 6,000,000 bytes with 413 FILE_TOO_LARGE before the client has sent it all',
+    async (_kind, headers, framing) => {
+      const job = await openJob(server);
+      const answer = await flood(
+        server,
+        `/api/agent/v1/jobs/${job.id}/submissions`,
+        { ...headers, ...bearer(job.secret) },
+        FLOOD,
+        framing,
+      );
+      expect(answer.status).toBe(413);
+      expect(answer.body.error).toMatchObject({
+        code: 'FILE_TOO_LARGE',
+        message: expect.stringContaining('6,000,000'),
+      });
+      expect(answer.ms).toBeLessThan(5_000);
+      expect(answer.sentBytes).toBeLessThan(FLOOD / 2);
+      const after = await readJob(server, job);
+      expect([after.latestSubmission, after.limits.submissionsLeft]).toEqual([null, 10]);
+      await expectResponsive(server);
+    },
+    60_000,
+  );
+});
