@@ -56,6 +56,8 @@ describe('SIGTERM', () => {
     await waitFor(async () => (await status()) === 'processing', 20_000, 5);
 
     child.process.kill('SIGTERM');
+    // The server stops listening right after it logs this: probe only once the signal is handled.
+    await waitFor(async () => child!.output.some((line) => line.includes('"msg":"shutting down"')), 10_000, 5);
     const refused = await child.api('/capabilities').then(
       (response) => `answered ${response.status}`,
       () => 'refused',
