@@ -1,12 +1,13 @@
 /**
- * `npm run bench`: the pipeline inside the service on the three shared designs (median of
+ * The pipeline inside the service on the three shared designs (median of
  * repeated uploads, each in a fresh job), Debian's potrace C program on the same thresholded
  * bitmaps for comparison, peak memory of the process (workers included), and how fast
- * GET /capabilities answers while a 24-megapixel upload is being processed.
+ * GET /capabilities answers while a 24-megapixel upload is being processed. The second part of
+ * `npm run bench` (bench/index.ts); alone: `node --expose-gc --import tsx bench/pipeline.ts`.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import sharp from 'sharp';
 import { systemClock } from '../core/clock.ts';
@@ -174,9 +175,21 @@ for (const design of prepared) {
 clearInterval(sampler);
 await service.close();
 rmSync(work, { recursive: true, force: true });
-console.table(rows);
-console.log(`peak RSS of the service process (workers included): ${(peakRss / 1e6).toFixed(0)} MB`);
-console.log(`GET /capabilities median while a 24 MP upload is processed: ${capsDuringMs.toFixed(1)} ms`);
-console.log(
-  `runs per design: ${runs}; machine: ${(await import('node:os')).cpus()[0]?.model}, ${(await import('node:os')).availableParallelism()} cores`,
-);
+const summary: PipelineSummary = { rows, peakRss, capsDuringMs, runs };
+// Started by bench/index.ts (with an IPC channel), the figures go to its combined table.
+if (process.send) process.send(summary, () => process.disconnect());
+else printPipeline(summary);
+
+export interface PipelineSummary {
+  rows: typeof rows;
+  peakRss: number;
+  capsDuringMs: number;
+  runs: number;
+}
+
+function printPipeline({ rows, peakRss, capsDuringMs, runs }: PipelineSummary): void {
+  console.table(rows);
+  console.log(`peak RSS of the service process (workers included): ${(peakRss / 1e6).toFixed(0)} MB`);
+  console.log(`GET /capabilities median while a 24 MP upload is processed: ${capsDuringMs.toFixed(1)} ms`);
+  console.log(`runs per design: ${runs}; machine: ${cpus()[0]?.model}, ${availableParallelism()} cores`);
+}

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { createClient, type Client } from '@libsql/client';
+import { sql } from 'drizzle-orm';
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
 import { migrate } from 'drizzle-orm/libsql/migrator';
 import * as schema from './schema.ts';
@@ -12,9 +13,10 @@ export interface Database {
   /** For reads. Writes go through `write`, never straight through `orm`. */
   readonly orm: Orm;
   /**
-   * Runs `fn` in one `BEGIN IMMEDIATE` transaction. Writes in this process are queued
-   * one at a time: the embedded driver waits for a busy lock synchronously, so two
-   * interleaved write transactions of one process would stall each other.
+   * Runs `fn` atomically in a `BEGIN IMMEDIATE` transaction and resolves once it is committed.
+   * Writes in this process are queued one at a time: the embedded driver waits for a busy lock
+   * synchronously, so two interleaved write transactions of one process would stall each other.
+   * Writes queued together share one transaction (group commit, see `WriteQueue`).
    */
   write<T>(fn: (tx: WriteTx) => Promise<T>): Promise<T>;
   close(): void;
@@ -41,23 +43,132 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     await client.execute('PRAGMA journal_mode = WAL');
   }
   const orm = drizzle(client, { schema });
-  const queue = new WriteQueue();
-  const database: Database = {
+  // Nothing else can write yet: the database is handed out only after its migrations.
+  await applyMigrations(orm);
+  const queue = new WriteQueue(orm);
+  return {
     orm,
-    write: (fn) => queue.run(() => orm.transaction(fn)),
+    write: (fn) => queue.run(fn),
     close: () => client.close(),
   };
-  await queue.run(() => migrate(orm, { migrationsFolder }));
-  return database;
 }
 
-class WriteQueue {
-  private tail: Promise<unknown> = Promise.resolve();
+/**
+ * Instances started together on a fresh database all find the same migrations pending. Each
+ * applies them as one batch, so the later batch fails whole (its tables exist) and rolls back;
+ * that instance reads the applied list again and finds nothing left to do.
+ */
+async function applyMigrations(orm: Orm, attempts = 3): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await migrate(orm, { migrationsFolder });
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+    }
+  }
+}
 
-  run<T>(task: () => Promise<T>): Promise<T> {
-    const result = this.tail.then(task, task);
-    this.tail = result.catch(() => undefined);
-    return result;
+/** At most this many writes share a transaction, so that no commit waits behind a long queue. */
+const MAX_GROUP = 64;
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+interface QueuedWrite {
+  fn: (tx: WriteTx) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Group commit. The writes queued while a transaction runs share the next one, each inside its
+ * own savepoint: they run one at a time in queue order, each seeing the ones before it, a write
+ * that throws is rolled back alone, and every caller hears back only after the shared COMMIT, so
+ * nothing is answered that is not on disk. What is saved is a commit (an fsync of the WAL) per
+ * write, which otherwise caps writes at the disk's fsync rate.
+ */
+class WriteQueue {
+  private queued: QueuedWrite[] = [];
+  private running = false;
+
+  constructor(private readonly orm: Orm) {}
+
+  run<T>(fn: (tx: WriteTx) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queued.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+      this.next();
+    });
+  }
+
+  private next(): void {
+    if (this.running || this.queued.length === 0) return;
+    this.running = true;
+    // The embedded driver never yields, so the event loop gets one turn first: requests read
+    // meanwhile queue their writes and join this group.
+    setImmediate(() => {
+      void this.commitGroup(this.queued.splice(0, MAX_GROUP)).finally(() => {
+        this.running = false;
+        this.next();
+      });
+    });
+  }
+
+  private async commitGroup(group: QueuedWrite[]): Promise<void> {
+    const outcomes: Outcome[] = [];
+    let broken = false;
+    try {
+      await this.orm.transaction(async (tx) => {
+        for (const write of group) {
+          const outcome = await inSavepoint(tx, write.fn);
+          outcomes.push(outcome);
+          if ('broken' in outcome) {
+            broken = true;
+            throw outcome.broken;
+          }
+        }
+      });
+    } catch (error) {
+      // Nothing of the group was committed: the writes that ran fail (those that threw with their
+      // own error). After a write that broke the transaction, the rest never ran: they go first
+      // in the next group.
+      group.slice(0, outcomes.length).forEach((write, i) => {
+        const outcome = outcomes[i]!;
+        write.reject(outcome.ok ? error : outcome.error);
+      });
+      const notRun = group.slice(outcomes.length);
+      if (broken) this.queued.unshift(...notRun);
+      else notRun.forEach((write) => write.reject(error));
+      return;
+    }
+    group.forEach((write, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) write.resolve(outcome.value);
+      else write.reject(outcome.error);
+    });
+  }
+}
+
+/**
+ * Runs one write in a savepoint of the shared transaction. `broken` is set when the savepoint
+ * cannot be rolled back because SQLite already rolled back the whole transaction (an I/O or
+ * memory error); the group is lost then.
+ */
+async function inSavepoint(
+  tx: WriteTx,
+  fn: (tx: WriteTx) => Promise<unknown>,
+): Promise<Outcome | { ok: false; error: unknown; broken: unknown }> {
+  await tx.run(sql.raw('SAVEPOINT queued_write'));
+  try {
+    const value = await fn(tx);
+    await tx.run(sql.raw('RELEASE queued_write'));
+    return { ok: true, value };
+  } catch (error) {
+    try {
+      await tx.run(sql.raw('ROLLBACK TO queued_write'));
+      await tx.run(sql.raw('RELEASE queued_write'));
+    } catch (broken) {
+      return { ok: false, error, broken };
+    }
+    return { ok: false, error };
   }
 }
 

@@ -106,6 +106,20 @@ async function readMultipart(request: Request, maxBytes: number): Promise<Result
   return ok(new Uint8Array(await part.arrayBuffer()));
 }
 
+/**
+ * A body whose Content-Length is declared (and already checked against the cap): Node's parser
+ * delivers exactly that many bytes, so it is read whole. @hono/node-server reads it straight
+ * from the socket; `body` as a stream would build a full fetch Request first (a third of the
+ * cost of a `POST /jobs`).
+ */
+async function readDeclared(request: Request): Promise<Uint8Array | 'cut-off'> {
+  try {
+    return new Uint8Array(await request.arrayBuffer());
+  } catch {
+    return 'cut-off';
+  }
+}
+
 /** A JSON request body as text, refused when it is not JSON or is unreasonably large. */
 export async function readJsonText(request: Request, cap: number): Promise<Result<string>> {
   const type = mediaType(request.headers.get('content-type'));
@@ -113,7 +127,9 @@ export async function readJsonText(request: Request, cap: number): Promise<Resul
     return err(invalidRequest('Content-Type must be application/json.'));
   }
   if (declaredTooLarge(request, cap)) return err(invalidRequest(`The request body is larger than ${cap} bytes.`));
-  const bytes = await readCapped(request.body, cap);
+  let bytes = request.headers.has('content-length') ? await readDeclared(request) : await readCapped(request.body, cap);
+  // Node's parser holds a body to its Content-Length; a Request built in-process need not.
+  if (bytes instanceof Uint8Array && bytes.byteLength > cap) bytes = 'too-large';
   if (bytes === 'too-large') return err(invalidRequest(`The request body is larger than ${cap} bytes.`));
   if (bytes === 'cut-off') return err(cutOff());
   try {

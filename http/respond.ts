@@ -4,7 +4,12 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Every API answer: UTF-8 JSON, never cached (a 201 carries a secret). */
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
+  return jsonText(status, JSON.stringify(body), headers);
+}
+
+/** `json` for a body serialised already (one that never changes, serialised once). */
+export function jsonText(status: number, text: string, headers: Record<string, string> = {}): Response {
+  return new Response(text, {
     status,
     headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', ...headers },
   });

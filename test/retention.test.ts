@@ -180,7 +180,7 @@ describe('what the sweep keeps', () => {
   });
 
   it('prunes rate-limit hits older than a UTC day and keeps the ones a bucket may still count', async () => {
-    // Buckets prune their own old hits when they are used again; these addresses never come back.
+    // Nothing else deletes old hits: buckets only count their window, the sweeper prunes the rest.
     await openJob(service, braceletBody, '192.0.2.1');
     await openJob(service, braceletBody, '192.0.2.2');
     const early = await rows('rate_hits');

@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { jobs, type JobRow } from '../../db/schema.ts';
 import {
   createJobRequestSchema,
@@ -37,12 +38,57 @@ const knownKeys: Record<string, string[]> = {
 
 /**
  * `POST /jobs`: rate limits first (every request takes a slot, even one refused with 400),
- * then body and key validation, sizing, and the idempotent replay or a new job.
+ * then body and key validation, sizing, and the idempotent replay or a new job. The slots, the
+ * key lookup and the new job are one write, so a job and its slots commit together and two
+ * requests with one key cannot both create a job. The checks that need no database run before
+ * it, but a refusal by the limits still wins over a 400.
  */
 export async function openJob(deps: CoreDeps, input: OpenJobInput): Promise<Result<OpenJobResult>> {
-  const limited = await deps.limiter.jobCreation(input.clientAddress);
-  if (!limited.ok) return limited;
+  const checked = checkRequest(deps, input);
+  const now = deps.clock.now();
+  let decided: Result<{ created: JobRow; jobSecret: string } | { earlier: JobRow; requestHash: string }>;
+  try {
+    decided = await deps.db.write(async (tx) => {
+      const limited = await deps.limiter.jobCreation(input.clientAddress, tx);
+      if (!limited.ok) return limited;
+      if (!checked.ok) return checked;
+      const { idempotency } = checked.value;
+      if (idempotency) {
+        // The usual answer is "no such key": asked for the id alone, it costs a fraction of the row.
+        const [known] = await tx
+          .select({ id: jobs.id })
+          .from(jobs)
+          .where(eq(jobs.idempotencyKeyHash, idempotency.keyHash));
+        if (known) {
+          const earlier = (await findJobByIdempotencyHash(tx, idempotency.keyHash))!;
+          return ok({ earlier, requestHash: idempotency.requestHash });
+        }
+      }
+      const jobSecret = newJobSecret(deps.random);
+      const row = newJobRow(deps, checked.value, sha256Hex(jobSecret), now);
+      await tx.insert(jobs).values(row);
+      return ok({ created: row, jobSecret });
+    });
+  } catch (cause) {
+    // The write records the rate-limit hits: when it fails, the limiter fails closed.
+    return err(deps.limiter.storeUnreachable(cause));
+  }
+  if (!decided.ok) return decided;
+  if ('earlier' in decided.value) return replay(deps, decided.value.earlier, decided.value.requestHash);
+  const { created, jobSecret } = decided.value;
+  const ctx = { config: deps.config, urls: deps.urls, now };
+  return ok({ kind: 'created', job: jobView(created, undefined, { counted: 0, processing: 0 }, ctx), jobSecret });
+}
 
+interface CheckedRequest {
+  request: CreateJobRequest;
+  lengthMm: number;
+  widthMm: number;
+  idempotency: { keyHash: string; requestHash: string } | undefined;
+}
+
+/** Body, key and sizing checks, in the order their 400s are answered; no database. */
+function checkRequest(deps: CoreDeps, input: OpenJobInput): Result<CheckedRequest> {
   const parsed = parseBody(input.body);
   if (!parsed.ok) return parsed;
   const { idempotencyKey } = input;
@@ -56,7 +102,6 @@ export async function openJob(deps: CoreDeps, input: OpenJobInput): Promise<Resu
   if (!length.ok) return length;
   const width = checkWidth(request.productType, length.value, request.widthMm, deps.config);
   if (!width.ok) return width;
-
   const idempotency =
     idempotencyKey === undefined
       ? undefined
@@ -64,21 +109,19 @@ export async function openJob(deps: CoreDeps, input: OpenJobInput): Promise<Resu
           keyHash: deps.keyedHash('idempotency-key', input.clientAddress, idempotencyKey),
           requestHash: sha256Hex(canonicalJson(request)),
         };
-  if (idempotency) {
-    const earlier = await findJobByIdempotencyHash(deps.db.orm, idempotency.keyHash);
-    if (earlier) return replay(deps, earlier, idempotency.requestHash);
-  }
+  return ok({ request, lengthMm: length.value, widthMm: width.value, idempotency });
+}
 
-  const now = deps.clock.now();
-  const jobSecret = newJobSecret(deps.random);
+function newJobRow(deps: CoreDeps, checked: CheckedRequest, secretHash: string, now: number): JobRow {
+  const { request, idempotency } = checked;
   const product = deps.config.products[request.productType];
-  const row: JobRow = {
+  return {
     id: deps.random.uuid(),
-    secretHash: sha256Hex(jobSecret),
+    secretHash,
     status: 'open',
     productType: request.productType,
-    lengthMm: length.value,
-    widthMm: width.value,
+    lengthMm: checked.lengthMm,
+    widthMm: checked.widthMm,
     gapMm: product.gapMm,
     thicknessMm: deps.config.manufacturing.thicknessMm,
     sizeInput: request.size,
@@ -94,17 +137,6 @@ export async function openJob(deps: CoreDeps, input: OpenJobInput): Promise<Resu
     approvalStatus: null,
     currentSubmissionNo: null,
   };
-  const inserted = await deps.db.write(async (tx) => {
-    const result = await tx.insert(jobs).values(row).onConflictDoNothing({ target: jobs.idempotencyKeyHash });
-    return result.rowsAffected === 1;
-  });
-  if (!inserted && idempotency) {
-    // The same key won a race a moment ago: answer as its replay.
-    const earlier = await findJobByIdempotencyHash(deps.db.orm, idempotency.keyHash);
-    if (earlier) return replay(deps, earlier, idempotency.requestHash);
-  }
-  const ctx = { config: deps.config, urls: deps.urls, now };
-  return ok({ kind: 'created', job: jobView(row, undefined, { counted: 0, processing: 0 }, ctx), jobSecret });
 }
 
 function parseBody(body: OpenJobInput['body']): Result<CreateJobRequest> {

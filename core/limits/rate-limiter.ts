@@ -1,9 +1,8 @@
-import { and, count, eq, gt, lte } from 'drizzle-orm';
-import type { Database } from '../../db/database.ts';
-import { rateHits } from '../../db/schema.ts';
+import { sql } from 'drizzle-orm';
+import type { Database, WriteTx } from '../../db/database.ts';
 import { DAY, HOUR, MINUTE, type Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import { coreError } from '../errors.ts';
+import { coreError, type CoreError } from '../errors.ts';
 import type { KeyedHash } from '../keyed-hash.ts';
 import { errorText, type Logger } from '../logger.ts';
 import { err, ok, type Result } from '../result.ts';
@@ -82,14 +81,25 @@ const specs: Record<BucketName, BucketSpec> = {
 
 const FAIL_CLOSED_RETRY_SEC = 30;
 
+interface Bucket {
+  name: BucketName;
+  scope: string;
+}
+
 export interface RateLimiter {
-  /** `POST /jobs`: per-IP hourly bucket first, then the global daily one. */
-  jobCreation(clientAddress: string): Promise<Result<void>>;
+  /**
+   * `POST /jobs`: per-IP hourly bucket first, then the global daily one. Given `tx` (the job's
+   * own write), the hits are recorded in it and commit or roll back with the job; a store that
+   * fails then throws, and the caller answers with `storeUnreachable`.
+   */
+  jobCreation(clientAddress: string, tx?: WriteTx): Promise<Result<void>>;
   /** Submission POSTs: per-IP sliding hour, then global per minute, then global per day. */
   submission(clientAddress: string): Promise<Result<void>>;
   adopt(accountId: string): Promise<Result<void>>;
   /** Sign-in attempts, per address then per email (keyed hashes, never the values). */
   signIn(clientAddress: string, email: string): Promise<Result<void>>;
+  /** The refusal when the store cannot record a hit (fail closed); logs the cause. */
+  storeUnreachable(cause: unknown): CoreError;
 }
 
 /**
@@ -106,34 +116,53 @@ export function createRateLimiter(deps: {
 }): RateLimiter {
   const { db, clock, config, keyedHash, log } = deps;
 
-  async function take(buckets: { name: BucketName; scope: string }[]): Promise<Result<void>> {
-    const now = clock.now();
-    try {
-      const refused = await db.write(async (tx) => {
-        for (const { name, scope } of buckets) {
-          const key = `${name}:${scope}`;
-          const since = windowStart(specs[name].window, now);
-          await tx.delete(rateHits).where(and(eq(rateHits.bucket, key), lte(rateHits.at, since)));
-          const [row] = await tx
-            .select({ n: count() })
-            .from(rateHits)
-            .where(and(eq(rateHits.bucket, key), gt(rateHits.at, since)));
-          if ((row?.n ?? 0) >= specs[name].limit(config)) return name;
-          await tx.insert(rateHits).values({ bucket: key, at: now });
-        }
-        return undefined;
-      });
-      return refused ? err(rateLimited(refused, now)) : ok(undefined);
-    } catch (cause) {
-      log.error({ msg: 'rate limiter store unreachable; refusing', err: errorText(cause) });
-      return err(
-        coreError('RATE_LIMITED', {
-          message: 'The rate limiter could not reach its store, so it refuses requests until it can (fail closed).',
-          agent_instruction: `Wait ${FAIL_CLOSED_RETRY_SEC} seconds and send the same request again.`,
-          retryAfterSec: FAIL_CLOSED_RETRY_SEC,
-        }),
+  /** Records one hit per bucket in order; the first bucket that is full refuses, and its hit is not recorded. */
+  async function record(tx: WriteTx, buckets: Bucket[], now: number): Promise<BucketName | undefined> {
+    for (const { name, scope } of buckets) {
+      const key = `${name}:${scope}`;
+      const since = windowStart(specs[name].window, now);
+      const limit = specs[name].limit(config);
+      // Counts the window and records the hit in one statement: the hit goes in only while the
+      // window holds fewer than the limit. Counting walks every hit in the window, so it is
+      // skipped when the whole table holds fewer rows than the limit (ids are unique, so at most
+      // max - min + 1, read from the primary key): with limits raised above a day's traffic it
+      // would otherwise grow with the traffic. A window never holds more hits than its limit,
+      // so the count walks at most that many. Hits before the window are never counted; the
+      // sweeper prunes them (core/maintenance/sweeper.ts).
+      const taken = await tx.run(
+        sql`INSERT INTO rate_hits (bucket, at) SELECT ${key}, ${now}
+            WHERE CASE
+              WHEN coalesce((SELECT max(id) FROM rate_hits) - (SELECT min(id) FROM rate_hits) + 1, 0) < ${limit} THEN 1
+              ELSE (SELECT count(*) FROM rate_hits WHERE bucket = ${key} AND at > ${since}) < ${limit}
+            END`,
       );
+      if (taken.rowsAffected === 0) return name;
     }
+    return undefined;
+  }
+
+  async function take(buckets: Bucket[], tx?: WriteTx): Promise<Result<void>> {
+    const now = clock.now();
+    let refused: BucketName | undefined;
+    if (tx) {
+      refused = await record(tx, buckets, now);
+    } else {
+      try {
+        refused = await db.write((own) => record(own, buckets, now));
+      } catch (cause) {
+        return err(storeUnreachable(cause));
+      }
+    }
+    return refused ? err(rateLimited(refused, now)) : ok(undefined);
+  }
+
+  function storeUnreachable(cause: unknown): CoreError {
+    log.error({ msg: 'rate limiter store unreachable; refusing', err: errorText(cause) });
+    return coreError('RATE_LIMITED', {
+      message: 'The rate limiter could not reach its store, so it refuses requests until it can (fail closed).',
+      agent_instruction: `Wait ${FAIL_CLOSED_RETRY_SEC} seconds and send the same request again.`,
+      retryAfterSec: FAIL_CLOSED_RETRY_SEC,
+    });
   }
 
   function rateLimited(name: BucketName, now: number) {
@@ -149,11 +178,14 @@ export function createRateLimiter(deps: {
   const address = (clientAddress: string) => keyedHash('client', clientAddress).slice(0, 32);
 
   return {
-    jobCreation: (clientAddress) =>
-      take([
-        { name: 'jobsPerHourPerIp', scope: address(clientAddress) },
-        { name: 'globalJobsPerDay', scope: '*' },
-      ]),
+    jobCreation: (clientAddress, tx) =>
+      take(
+        [
+          { name: 'jobsPerHourPerIp', scope: address(clientAddress) },
+          { name: 'globalJobsPerDay', scope: '*' },
+        ],
+        tx,
+      ),
     submission: (clientAddress) =>
       take([
         { name: 'submissionsPerHourPerIp', scope: address(clientAddress) },
@@ -166,6 +198,7 @@ export function createRateLimiter(deps: {
         { name: 'signInPerHourPerAddress', scope: address(clientAddress) },
         { name: 'signInPerHourPerEmail', scope: keyedHash('email', email).slice(0, 32) },
       ]),
+    storeUnreachable,
   };
 }
 
