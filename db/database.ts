@@ -31,12 +31,29 @@ const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url))
 /** How long a write waits for another process holding the file's write lock. */
 const busyTimeoutMs = 5000;
 
+/**
+ * How long one request to a libSQL server may take. A server that stalls (rather than refusing
+ * connections) would otherwise hold every request waiting on it with no limit; past this the
+ * statement fails and the request is answered 500 PROCESSING_FAILED, as when the server is down.
+ */
+export const REMOTE_REQUEST_TIMEOUT_MS = 10_000;
+
+/** The libSQL client's HTTP requests, each bounded by REMOTE_REQUEST_TIMEOUT_MS. */
+const boundedFetch = (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
+  const limit = AbortSignal.timeout(REMOTE_REQUEST_TIMEOUT_MS);
+  const own = init?.signal ?? (input instanceof Request ? input.signal : undefined);
+  // The client's only outbound HTTP: to the database server DATABASE_URL names.
+  // eslint-disable-next-line no-restricted-globals
+  return fetch(input, { ...init, signal: own ? AbortSignal.any([own, limit]) : limit });
+};
+
 /** Opens the database and applies pending migrations before anything else may use it. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const client: Client = createClient({
     url: options.url,
     authToken: options.authToken,
     timeout: busyTimeoutMs,
+    fetch: boundedFetch,
   });
   if (options.url.startsWith('file:')) {
     // WAL lets reads proceed while a write transaction is open; it persists in the file.

@@ -4,6 +4,7 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REMOTE_REQUEST_TIMEOUT_MS } from '../db/database.ts';
 import { CONNECTIONS_CHECKING_INTERVAL_MS, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from '../http/server-options.ts';
 import { bearer, braceletBody, jsonInit } from './helpers/flows.ts';
 import { startLiveServer, type InProcessLiveServer } from './helpers/live-server.ts';
@@ -132,6 +133,28 @@ describe('the database becomes unreachable', () => {
     expect((await readJob(server, job)).latestSubmission.no).toBe(1);
     await openJob(server);
   }, 90_000);
+
+  it('answers 500 PROCESSING_FAILED once a stalled database passes its request time limit, and recovers', async () => {
+    const job = await openJob(server);
+    sqld!.kill('SIGSTOP');
+    try {
+      const started = performance.now();
+      const response = await server.api(`/jobs/${job.id}`, {
+        headers: bearer(job.secret),
+        signal: AbortSignal.timeout(REMOTE_REQUEST_TIMEOUT_MS + 15_000),
+      });
+      const ms = performance.now() - started;
+      expect(response.status).toBe(500);
+      expect(response.headers.get('retry-after')).toBe('30');
+      expect(((await response.json()) as any).error).toMatchObject({ code: 'PROCESSING_FAILED', retryable: true });
+      expect(ms).toBeGreaterThanOrEqual(REMOTE_REQUEST_TIMEOUT_MS - 100);
+      expect(ms).toBeLessThan(REMOTE_REQUEST_TIMEOUT_MS + 5_000);
+      await expectResponsive(server);
+    } finally {
+      sqld!.kill('SIGCONT');
+    }
+    expect((await readJob(server, job)).id).toBe(job.id);
+  }, 60_000);
 });
 
 /**
