@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { API_BASE_PATH } from '../../core/urls.ts';
 
@@ -16,29 +15,37 @@ export interface ChildService {
   exited: Promise<number | NodeJS.Signals>;
 }
 
-/** A port nothing listens on right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+export { freePort } from './sqld.ts';
+
+/** A running `server.ts` process, once it listens. */
+export interface ServerProcess {
+  child: ChildProcess;
+  /** Every line it printed so far (JSON log lines on stdout, anything on stderr). */
+  output: string[];
+  /** Resolves with the exit code, or the signal that ended it. */
+  exited: Promise<number | NodeJS.Signals>;
 }
 
-/** Starts `server.ts` as `npm start` would (node + tsx) and waits until it listens. */
-export async function startChildService(options: {
-  databaseUrl: string;
+/**
+ * Starts `server.ts` as `npm start` starts it (node + tsx, the same allocator settings) with the
+ * run interface's env vars, and resolves once it logs that it listens.
+ */
+export async function spawnServer(options: {
   port: number;
+  siteUrl: string;
+  databaseUrl: string;
   env?: Record<string, string>;
-}): Promise<ChildService> {
-  const siteUrl = `http://localhost:${options.port}`;
+}): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
+      // As package.json's start script sets them: fewer malloc arenas for the worker threads.
+      MALLOC_ARENA_MAX: '2',
+      MALLOC_MMAP_THRESHOLD_: '1048576',
       PORT: String(options.port),
-      SITE_URL: siteUrl,
+      SITE_URL: options.siteUrl,
       DATABASE_URL: options.databaseUrl,
       ...options.env,
     },
@@ -48,7 +55,7 @@ export async function startChildService(options: {
   const exited = new Promise<number | NodeJS.Signals>((resolve) =>
     child.once('exit', (code, signal) => resolve(code ?? signal!)),
   );
-  const listening = new Promise<void>((resolve, reject) => {
+  await new Promise<void>((resolve, reject) => {
     const collect = (chunk: Buffer) => {
       for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
         output.push(line);
@@ -59,7 +66,17 @@ export async function startChildService(options: {
     child.stderr.on('data', collect);
     void exited.then((how) => reject(new Error(`the service exited (${how}) before listening:\n${output.join('\n')}`)));
   });
-  await listening;
+  return { child, output, exited };
+}
+
+/** Starts `server.ts` (see `spawnServer`) on localhost and the given port. */
+export async function startChildService(options: {
+  databaseUrl: string;
+  port: number;
+  env?: Record<string, string>;
+}): Promise<ChildService> {
+  const siteUrl = `http://localhost:${options.port}`;
+  const { child, output, exited } = await spawnServer({ ...options, siteUrl });
   // The one place these tests make outbound HTTP: to the service process they started.
   // eslint-disable-next-line no-restricted-globals
   const api = (path: string, init?: RequestInit) => fetch(`${siteUrl}${API_BASE_PATH}${path}`, init);

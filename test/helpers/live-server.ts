@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { systemClock } from '../../core/clock.ts';
@@ -14,9 +13,8 @@ import { cryptoRandomness } from '../../core/randomness.ts';
 import { API_BASE_PATH } from '../../core/urls.ts';
 import { httpServerOptions } from '../../http/server-options.ts';
 import { buildService, type Service } from '../../http/service.ts';
+import { spawnServer } from './child-service.ts';
 import { freePort } from './sqld.ts';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The real service listening on a loopback port, reached with real HTTP. */
 export interface LiveServer {
@@ -139,40 +137,14 @@ export async function spawnLiveServer(
   const { dir, configFile, databaseUrl } = tempFolder(options);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      // As package.json's start script sets them: fewer malloc arenas for the worker threads.
-      MALLOC_ARENA_MAX: '2',
-      MALLOC_MMAP_THRESHOLD_: '1048576',
-      PORT: String(port),
-      SITE_URL: url,
-      DATABASE_URL: databaseUrl,
-      ...(configFile ? { CONFIG_FILE: configFile } : {}),
-      ...options.env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const { child, output, exited } = await spawnServer({
+    port,
+    siteUrl: url,
+    databaseUrl,
+    env: { ...(configFile ? { CONFIG_FILE: configFile } : {}), ...options.env },
   });
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
-  const output: string[] = [];
-  const exited = new Promise<number | NodeJS.Signals>((resolve) =>
-    child.once('exit', (code, signal) => resolve(code ?? signal!)),
-  );
-  const listening = new Promise<void>((resolve, reject) => {
-    const collect = (chunk: Buffer) => {
-      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
-        output.push(line);
-        if (line.includes('"msg":"listening"')) resolve();
-      }
-    };
-    child.stdout!.on('data', collect);
-    child.stderr!.on('data', collect);
-    void exited.then((how) => reject(new Error(`the service exited (${how}) before listening:\n${output.join('\n')}`)));
-  });
-  await listening;
   return {
     url,
     host: '127.0.0.1',
