@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusDir, evilPngs, hasCorpus, type EvilRecord } from './helpers/corpus.ts';
-import { bearer, braceletBody, jsonInit } from './helpers/flows.ts';
+import { bearer, braceletBody, jsonInit, roomyRateLimits } from './helpers/flows.ts';
 import { spawnLiveServer, type SpawnedLiveServer } from './helpers/live-server.ts';
 import { multipart } from './helpers/multipart.ts';
 
@@ -13,15 +13,7 @@ import { multipart } from './helpers/multipart.ts';
  * whose peak resident memory is read from the kernel. Only the rate limits are raised, through
  * `CONFIG_FILE`, so one address can send the whole corpus.
  */
-const config = {
-  limits: {
-    jobsPerHourPerIp: 100_000,
-    globalJobsPerDay: 100_000,
-    submissionsPerHourPerIp: 100_000,
-    globalSubmissionsPerMinute: 100_000,
-    globalSubmissionsPerDay: 100_000,
-  },
-};
+const config = { limits: roomyRateLimits };
 
 /**
  * The service process's peak RSS may not pass this. Measured on the 2-core machine (two pipeline

@@ -19,7 +19,7 @@ import {
   reversed,
   toJsonText,
 } from './helpers/arbitraries.ts';
-import { bearer, openJob, uploadPng, type OpenedJob } from './helpers/flows.ts';
+import { bearer, openJob, roomyRateLimits, uploadPng, type OpenedJob } from './helpers/flows.ts';
 import {
   expectCatalogueAnswer,
   expectConsistentDatabase as expectConsistent,
@@ -47,16 +47,7 @@ const runs = (numRuns: number) => ({
 });
 
 const LIMIT = 10;
-const roomy = {
-  limits: {
-    jobsPerHourPerIp: 100_000,
-    globalJobsPerDay: 100_000,
-    submissionsPerHourPerIp: 100_000,
-    globalSubmissionsPerMinute: 100_000,
-    globalSubmissionsPerDay: 100_000,
-    adoptsPerHourPerAccount: 100_000,
-  },
-};
+const roomy = { limits: { ...roomyRateLimits, adoptsPerHourPerAccount: 100_000 } };
 const service = servicePerTest({ config: roomy });
 
 const JOB_CODES: ErrorCode[] = ['INVALID_REQUEST', 'LENGTH_OUT_OF_RANGE', 'WIDTH_OUT_OF_RANGE', 'IDEMPOTENCY_CONFLICT'];

@@ -4,21 +4,13 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DAY, MINUTE } from '../core/clock.ts';
 import type { SweepReport } from '../core/index.ts';
-import { bearer, openJob, uploadPng, type OpenedJob } from './helpers/flows.ts';
+import { bearer, openJob, roomyRateLimits, uploadPng, type OpenedJob } from './helpers/flows.ts';
 import { setJobState } from './helpers/fixtures.ts';
 import { makePng } from './helpers/png.ts';
 import { removeDir, startService, type TestService } from './helpers/service.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const roomy = {
-  limits: {
-    jobsPerHourPerIp: 100_000,
-    globalJobsPerDay: 100_000,
-    submissionsPerHourPerIp: 100_000,
-    globalSubmissionsPerMinute: 100_000,
-    globalSubmissionsPerDay: 100_000,
-  },
-};
+const roomy = { limits: roomyRateLimits };
 
 /** A sweeping instance in its own process, held at the start line until `go`. */
 function sweeper(databaseUrl: string, clockMs: number) {

@@ -1,6 +1,15 @@
 import { expect } from 'vitest';
 import type { TestService } from './service.ts';
 
+/** Rate limits far above what one test sends from one address (a `config` override's `limits`). */
+export const roomyRateLimits = {
+  jobsPerHourPerIp: 100_000,
+  globalJobsPerDay: 100_000,
+  submissionsPerHourPerIp: 100_000,
+  globalSubmissionsPerMinute: 100_000,
+  globalSubmissionsPerDay: 100_000,
+};
+
 export const braceletBody = { productType: 'bracelet', size: { wristMm: 160 }, widthMm: 20 };
 
 export const jsonInit = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
