@@ -5,6 +5,7 @@
  * pixels at once. For the small depths of the pipeline's floors over mostly-metal rasters this
  * beats sweeping pixel by pixel several times over, with the same integer comparisons.
  */
+import { onesOf } from './runs.ts';
 
 /** Depths up to this keep the per-word work (one AND or OR per disc row) small. */
 export const MAX_BITS_DEPTH = 16;
@@ -129,13 +130,8 @@ function spreadStep(
   }
 }
 
-/** Per byte of a word: 0x80 where the byte is nonzero, 0 where it is zero (exact for any bytes). */
-const nonzeroBytes = (v: number): number => (((v & 0x7f7f7f7f) + 0x7f7f7f7f) | v) & 0x80808080;
-/** The four flags of `nonzeroBytes` as four bits, first byte lowest. */
-const flagBits = (f: number): number => {
-  const x = f >>> 7;
-  return (x & 1) | ((x >>> 7) & 2) | ((x >>> 14) & 4) | ((x >>> 21) & 8);
-};
+/** The four 0/1 bytes of `onesOf` as four bits, first byte lowest. */
+const packFlags = (x: number): number => (x & 1) | ((x >>> 7) & 2) | ((x >>> 14) & 4) | ((x >>> 21) & 8);
 /** Four bits back to four bytes of 0 or 1, first bit in the first byte. */
 const BYTES_OF_NIBBLE = Uint32Array.from({ length: 16 }, (_, b) => {
   let v = 0;
@@ -157,7 +153,7 @@ function pack(mask: Uint8Array, w: number, h: number, words: number, outside: nu
     if (quads) {
       const q0 = src >>> 2;
       for (let q = 0; q < w >>> 2; q++) {
-        const bits = flagBits(nonzeroBytes(quads[q0 + q]!));
+        const bits = packFlags(onesOf(quads[q0 + q]!));
         if (bits) out[dst + (q >>> 3)]! |= bits << ((q & 7) * 4);
       }
     } else {
@@ -180,7 +176,7 @@ function unpackAnd(bits: Int32Array, mask: Uint8Array, w: number, h: number, wor
       const q0 = dst >>> 2;
       for (let q = 0; q < w >>> 2; q++) {
         const nibble = (bits[src + (q >>> 3)]! >>> ((q & 7) * 4)) & 15;
-        if (nibble) outQuads[q0 + q] = BYTES_OF_NIBBLE[nibble]! & (nonzeroBytes(quads[q0 + q]!) >>> 7);
+        if (nibble) outQuads[q0 + q] = BYTES_OF_NIBBLE[nibble]! & onesOf(quads[q0 + q]!);
       }
     } else {
       for (let x = 0; x < w; x++) {

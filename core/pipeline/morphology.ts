@@ -1,6 +1,6 @@
 import { MAX_BOUNDED_DEPTH, openByDisc } from './disc-open.ts';
 import { distanceTransform } from './distance.ts';
-import { RunFinder } from './runs.ts';
+import { onesOf, RunFinder } from './runs.ts';
 
 /**
  * Widths on a pixel grid. A band W pixels wide has its deepest pixel centre floor((W+1)/2)
@@ -85,9 +85,6 @@ export function onPixels(mask: Uint8Array): Int32Array {
   }
   return out;
 }
-
-/** Per byte of a word: 1 where the byte is nonzero, 0 where it is zero (exact for any bytes). */
-const onesOf = (v: number): number => ((((v & 0x7f7f7f7f) + 0x7f7f7f7f) | v) >>> 7) & 0x01010101;
 
 /** The arrays as 32-bit words (their whole words; the caller finishes the tail), when all are aligned. */
 function wordsOf(

@@ -47,3 +47,6 @@ export class RunFinder {
 
 /** Whether any of the word's four bytes is zero (the classic bit trick, exact for every word). */
 const hasZeroByte = (v: number): boolean => ((v - 0x01010101) & ~v & 0x80808080) !== 0;
+
+/** Per byte of a word: 1 where the byte is nonzero, 0 where it is zero (exact for any bytes). */
+export const onesOf = (v: number): number => ((((v & 0x7f7f7f7f) + 0x7f7f7f7f) | v) >>> 7) & 0x01010101;
