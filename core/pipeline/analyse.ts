@@ -9,15 +9,17 @@ import { findRegions } from './regions.ts';
 import { countCutPaths, cutAreaMm2, cuttingSvg, metalAreaMm2, previewSvg } from './render.ts';
 import { resampleToStrip } from './resample.ts';
 import { scaleToJob } from './scale.ts';
-import { traceCuts } from './trace.ts';
+import { traceFinalCuts } from './final-cut.ts';
+import { MAX_LOCATIONS } from './spots.ts';
 import type { PipelineInput, PipelineOutcome } from './types.ts';
 import { validateStrip } from './validate.ts';
 import { pipelineTolerances } from './tolerances.ts';
 
 /**
  * The whole pipeline in the contract's order: decode, regions, scale, despeckle and gate,
- * framing, validation, tracing at millimetre scale, outputs. Findings accumulate; the first
- * stage that finds errors ends the analysis with them.
+ * framing, validation, tracing at millimetre scale and the final check of the cutting file as it
+ * will be written, outputs. Findings accumulate; the first stage that finds errors ends the
+ * analysis with them.
  */
 export async function analyseDesign(input: PipelineInput): Promise<PipelineOutcome> {
   const t = pipelineTolerances;
@@ -87,14 +89,38 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
 
   const checked = validateStrip(
     raster,
-    { ...floors, maxTipMm: t.maxTipMm, neckCheckMaxPixels: t.neckCheckMaxPixels },
+    {
+      ...floors,
+      hairlineMm: t.hairlineMm,
+      neckTargetMm: t.neckTargetMm,
+      maxTipMm: t.maxTipMm,
+      neckCheckMaxPixels: t.neckCheckMaxPixels,
+    },
     ctx,
-    framed.changed ? undefined : framed,
+    framed,
   );
   warnings.push(...checked.warnings);
   if (checked.errors.length > 0) return refuse(checked.errors);
 
-  const cuts = traceCuts(raster, { toleranceMm: t.flattenToleranceMm });
+  const final = traceFinalCuts(
+    raster,
+    strip,
+    {
+      ...floors,
+      maxTipMm: t.maxTipMm,
+      maxOpeningTipMm: t.maxOpeningTipMm,
+      flattenToleranceMm: t.flattenToleranceMm,
+      neckTargetMm: t.neckTargetMm,
+    },
+    ctx,
+  );
+  const thickened = [...framed.thickened, ...final.thickened];
+  if (thickened.length > 0) {
+    const locations = thickened.slice(0, MAX_LOCATIONS);
+    warnings.push(finding('NECK_THICKENED', { count: thickened.length }, ctx, { locations }));
+  }
+  if (final.errors.length > 0) return refuse(final.errors);
+  const cuts = final.cuts;
   const cutting = cuttingSvg(strip.lengthMm, strip.widthMm, cuts);
   const metalArea = metalAreaMm2(strip.lengthMm, strip.widthMm, cuts);
   if (!(metalArea > 0)) return refuse([finding('TRACE_REJECTED', {}, ctx)]);

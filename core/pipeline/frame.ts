@@ -2,10 +2,10 @@ import type { Finding } from '../contract/finding.ts';
 import { distanceTransform } from './distance.ts';
 import { finding, type FindingContext, type Location } from './findings.ts';
 import { componentBoxes, componentMask, forRunsOf, labelComponents, type Labels } from './labels.ts';
-import { fill, surveyAir } from './openings.ts';
+import { fill, surveyAir, type AirSurvey } from './openings.ts';
 import type { StripRaster } from './raster.ts';
 import { locate, MAX_LOCATIONS } from './spots.ts';
-import { isTip, surveyMetal, type ThinPart } from './thin-metal.ts';
+import { shaveSpurs, thinMetal, widenThinMetal } from './reinforce.ts';
 
 export interface FrameOptions {
   minOpeningMm: number;
@@ -16,34 +16,48 @@ export interface FrameOptions {
   reachMm: number;
   /** Unbridgeable islands up to this area are removed; larger ones stay and are refused. */
   removableIslandMm2: number;
-  /** Protrusions at most this wide with one attachment are shaved, not thickened. */
+  /** Protrusions at most this wide (a dead end into one air region) are shaved, not thickened. */
   hairlineMm: number;
   /** Necks are widened to this width (above the floor, for the tracer's half-pixel). */
   neckTargetMm: number;
-  /** A protrusion reaching at most this far from wide metal is a sharp tip, left as drawn. */
+  /** A protrusion reaching at most this far beyond where it is floor-wide is a sharp tip, left as drawn. */
   maxTipMm: number;
 }
 
 export interface FrameResult {
   warnings: Finding[];
   errors: Finding[];
-  /** Whether framing changed the raster; when it did not, its metal survey still holds. */
-  changed: boolean;
-  /** The thin metal found (before any change), for validation to reuse when nothing changed. */
-  thin: ThinPart[];
-  /** The metal's 4-connected parts (before any change), for validation to reuse likewise. */
-  metal: Labels;
+  /** How the openings measure once framed, when framing changed the raster (the gate's still hold otherwise). */
+  air?: AirSurvey;
+  /** Where necks were widened (the NECK_THICKENED warning is made once the cutting file is final). */
+  thickened: Location[];
 }
 
-/** Decisions §4 step 6, in place: islands bridged or removed, spurs shaved, necks thickened. */
+/**
+ * Decisions §4 step 6, in place: islands bridged or removed, spurs shaved, necks and webs widened.
+ * If widening would leave an opening narrower than its floor, nothing is widened and the necks are
+ * refused (NECK_TOO_THIN) with their places.
+ */
 export function frameStrip(raster: StripRaster, options: FrameOptions, ctx: FindingContext): FrameResult {
   const parts = labelComponents(raster.data, raster.w, raster.h, 4);
-  const islands = bridgeIslands(raster, parts, options, ctx);
-  const metal = reinforceMetal(raster, options, ctx);
-  const changed = islands.length > 0 || metal.changed;
+  const warnings = bridgeIslands(raster, parts, options, ctx);
+  const thin = thinMetal(raster, options);
+  warnings.push(...shaveSpurs(raster, thin.spurs, ctx));
+  if (warnings.length === 0 && thin.necks.length === 0 && thin.webs.length === 0) {
+    return { warnings, errors: [], thickened: [] };
+  }
+  const beforeWidening = thin.necks.length + thin.webs.length > 0 ? raster.data.slice() : undefined;
+  const thickened = widenThinMetal(raster, thin, options.neckTargetMm);
+  const air = surveyAir(raster, options.minOpeningMm);
+  if (beforeWidening && air.verdict.some((v) => v === 'narrow' || v === 'pinched')) {
+    raster.data.set(beforeWidening);
+    const locations = thickened.slice(0, MAX_LOCATIONS);
+    const refusal = finding('NECK_TOO_THIN', { count: thickened.length }, ctx, { locations });
+    return { warnings, errors: [refusal], thickened: [] };
+  }
   // Bridges and widened necks can leave new tips and slivers of air; the laser cannot cut them.
-  if (changed) fill(raster, surveyAir(raster, options.minOpeningMm).residue);
-  return { warnings: [...islands, ...metal.warnings], errors: metal.errors, changed, thin: metal.thin, metal: parts };
+  fill(raster, air.residue);
+  return { warnings, errors: [], air, thickened };
 }
 
 function bridgeIslands(raster: StripRaster, parts: Labels, options: FrameOptions, ctx: FindingContext): Finding[] {
@@ -125,57 +139,4 @@ function drawBar(raster: StripRaster, from: number, to: number, widthMm: number)
       if (Math.hypot(px - (ax + t * dx), py - (ay + t * dy)) <= half) raster.data[y * w + x] = 1;
     }
   }
-}
-
-/**
- * Metal narrower than the floor: hairline spurs (one attachment) are shaved; necks are widened
- * to the target width. If widening would spoil an opening, nothing is widened and the necks
- * are refused with their places.
- */
-function reinforceMetal(
-  raster: StripRaster,
-  options: FrameOptions,
-  ctx: FindingContext,
-): { warnings: Finding[]; errors: Finding[]; changed: boolean; thin: ThinPart[] } {
-  const thin = surveyMetal(raster, options.minMetalMm).thin.filter((t) => !isTip(t, options.maxTipMm));
-  const spurs = thin.filter((t) => t.attachments <= 1 && t.widthMm <= options.hairlineMm);
-  const necks = thin.filter((t) => !spurs.includes(t));
-  for (const spur of spurs) for (const i of spur.pixels) raster.data[i] = 0;
-  const warnings: Finding[] = [];
-  const errors: Finding[] = [];
-  if (spurs.length > 0) {
-    const locations = spurs.slice(0, MAX_LOCATIONS).map((s) => s.at);
-    warnings.push(finding('SPURS_SHAVED', { count: spurs.length }, ctx, { locations }));
-  }
-  if (necks.length === 0) return { warnings, errors, changed: spurs.length > 0, thin };
-
-  const before = raster.data.slice();
-  const seeds = new Uint8Array(raster.data.length);
-  const growth = new Float64Array(necks.length);
-  const owner = new Int32Array(raster.data.length).fill(-1);
-  necks.forEach((neck, n) => {
-    growth[n] = Math.max(options.neckTargetMm / 2 - neck.widthMm / 2, Math.max(raster.mmPerPxX, raster.mmPerPxY));
-    for (const i of neck.pixels) {
-      seeds[i] = 1;
-      owner[i] = n;
-    }
-  });
-  const toNeck = distanceTransform(seeds, raster.w, raster.h, { withNearest: true });
-  for (let i = 0; i < raster.data.length; i++) {
-    if (raster.data[i]) continue;
-    const j = toNeck.nearest[i]!;
-    if (j < 0) continue;
-    const dx = ((i % raster.w) - (j % raster.w)) * raster.mmPerPxX;
-    const dy = (Math.floor(i / raster.w) - Math.floor(j / raster.w)) * raster.mmPerPxY;
-    if (Math.hypot(dx, dy) <= growth[owner[j]!]!) raster.data[i] = 1;
-  }
-  const spoiled = surveyAir(raster, options.minOpeningMm).verdict.some((v) => v === 'narrow' || v === 'pinched');
-  const locations = necks.slice(0, MAX_LOCATIONS).map((neck) => neck.at);
-  if (spoiled) {
-    raster.data.set(before);
-    errors.push(finding('NECK_TOO_THIN', { count: necks.length }, ctx, { locations }));
-  } else {
-    warnings.push(finding('NECK_THICKENED', { count: necks.length }, ctx, { locations }));
-  }
-  return { warnings, errors, changed: !spoiled || spurs.length > 0, thin };
 }

@@ -1,6 +1,6 @@
 import { distancesAt } from './distance-at.ts';
 import type { Location } from './findings.ts';
-import { componentBoxes, labelAt, labelComponents } from './labels.ts';
+import { componentBoxes, labelAt, labelComponents, type Labels } from './labels.ts';
 import { depthForWidth, minus, onPixels, openMask } from './morphology.ts';
 import type { StripRaster } from './raster.ts';
 import { locate } from './spots.ts';
@@ -8,8 +8,16 @@ import { locate } from './spots.ts';
 /** A part of the metal narrower than the floor. */
 export interface ThinPart {
   pixels: number[];
-  /** How many wide parts of the metal it touches: 0 or 1 for a protrusion, 2+ for a neck. */
+  /** How many separate wide parts of the metal it touches: 2+ means removing it splits the metal. */
   attachments: number;
+  /**
+   * The air regions it touches (-1 for the outside: beyond the strip edge, or any region reaching
+   * it): two or more means it stands between them, so removing it would merge them (a bar between
+   * two openings, a rim between an opening and the edge).
+   */
+  sides: number[];
+  /** Whether it reaches the strip edge: it can then only be widened inwards. */
+  atEdge: boolean;
   /** Its widest point, in millimetres. */
   widthMm: number;
   /** How far it reaches from the wide metal, in millimetres: short for a corner or a tip. */
@@ -17,18 +25,41 @@ export interface ThinPart {
   at: Location;
 }
 
+/** The thin parts of the metal, and its core (what erosion by half the floor leaves), for `findWebs`. */
+export interface MetalSurvey {
+  thin: ThinPart[];
+  core: Uint8Array;
+  /** The erosion depth in pixels that the core and the opening used. */
+  depth: number;
+}
+
+/** The air regions of a raster, 4-connected (the pipeline's openings). */
+export const airRegions = (raster: StripRaster): Labels => {
+  const air = new Uint8Array(raster.data.length);
+  for (let i = 0; i < air.length; i++) air[i] = raster.data[i] ? 0 : 1;
+  return labelComponents(air, raster.w, raster.h, 4);
+};
+
+/** The air side a pixel stands for: its region, or -1 for the outside (beyond the strip, or any region reaching it). */
+export function airSideAt(air: Labels, w: number, h: number, x: number, y: number): number {
+  if (x < 0 || y < 0 || x >= w || y >= h) return -1;
+  const k = labelAt(air, y * w + x);
+  return k === 0 ? 0 : air.touchesBorder[k] ? -1 : k;
+}
+
 /**
  * Opens the metal by a disc as wide as the minimum metal (the strip's outside counts as air)
  * and reports what does not survive, leaving out what is only a rounded-off corner.
  */
-export function surveyMetal(raster: StripRaster, minMetalMm: number): { thin: ThinPart[] } {
+export function surveyMetal(raster: StripRaster, minMetalMm: number, air: Labels = airRegions(raster)): MetalSurvey {
   const { w, h, data } = raster;
   const px = Math.max(raster.mmPerPxX, raster.mmPerPxY);
-  const widthPx = minMetalMm / Math.min(raster.mmPerPxX, raster.mmPerPxY);
-  const wideMask = openMask(data, w, h, depthForWidth(widthPx), true);
+  const depth = depthForWidth(minMetalMm / Math.min(raster.mmPerPxX, raster.mmPerPxY));
+  const core = new Uint8Array(w * h);
+  const wideMask = openMask(data, w, h, depth, true, core);
   const residue = minus(data, wideMask);
   const parts = labelComponents(residue, w, h, 8);
-  if (parts.count === 0) return { thin: [] };
+  if (parts.count === 0) return { thin: [], core, depth };
   const wide = labelComponents(wideMask, w, h, 8);
   // The thin parts are a small share of the metal: distances are measured at their pixels only.
   const residuePixels = onPixels(residue);
@@ -38,6 +69,7 @@ export function surveyMetal(raster: StripRaster, minMetalMm: number): { thin: Th
   const widest = new Float64Array(parts.count + 1);
   const pixels: number[][] = Array.from({ length: parts.count + 1 }, () => []);
   const touching: Set<number>[] = Array.from({ length: parts.count + 1 }, () => new Set());
+  const sides: Set<number>[] = Array.from({ length: parts.count + 1 }, () => new Set());
   // The parts' runs cover exactly the residue pixels, in the same raster order.
   const { end: runEnd, label: runLabel } = parts.runs;
   for (let p = 0, r = 0; p < residuePixels.length; p++) {
@@ -53,6 +85,11 @@ export function surveyMetal(raster: StripRaster, minMetalMm: number): { thin: Th
       for (let dx = -1; dx <= 1; dx++) {
         const nx = x + dx;
         const ny = y + dy;
+        // Air across a side (4-connected, as the openings are); wide metal across a side or a corner.
+        if (dx === 0 || dy === 0) {
+          const side = airSideAt(air, w, h, nx, ny);
+          if (side !== 0) sides[k]!.add(side);
+        }
         if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
         const other = labelAt(wide, ny * w + nx);
         if (other) touching[k]!.add(other);
@@ -65,16 +102,28 @@ export function surveyMetal(raster: StripRaster, minMetalMm: number): { thin: Th
     const depthMm = Number.isFinite(deepest[k]!) ? Math.sqrt(deepest[k]!) * px : Infinity;
     // One pixel of depth is the grid, not the drawing.
     if (depthMm <= 1.5 * px) continue;
+    const box = boxes[k]!;
     thin.push({
       pixels: pixels[k]!,
       attachments: touching[k]!.size,
+      sides: [...sides[k]!],
+      atEdge: box.x0 === 0 || box.y0 === 0 || box.x1 === w - 1 || box.y1 === h - 1,
       widthMm: Math.max(px, 2 * (Math.sqrt(widest[k]!) - 0.5) * px),
       depthMm,
-      at: locate(boxes[k]!, raster, minMetalMm),
+      at: locate(box, raster, minMetalMm),
     });
   }
-  return { thin };
+  return { thin, core, depth };
 }
 
-/** A sharp tip of solid metal is short; a spur reaches out. */
-export const isTip = (part: ThinPart, maxTipMm: number): boolean => part.attachments <= 1 && part.depthMm <= maxTipMm;
+/** A part that sticks out from one wide part into one air region: removing it changes no topology. */
+export const isProtrusion = (part: ThinPart): boolean => part.attachments <= 1 && part.sides.length <= 1;
+
+/**
+ * A sharp tip of solid metal: a protrusion that reaches at most `maxTipMm` beyond where the metal
+ * is `minMetalMm` wide. The depth is measured from the opened metal, which near a point reaches up
+ * to half the floor past that width, so half the floor is added: the cutting file's final check
+ * measures the reach from the floor-wide chord itself and must agree.
+ */
+export const isTip = (part: ThinPart, maxTipMm: number, minMetalMm: number): boolean =>
+  isProtrusion(part) && part.depthMm + minMetalMm / 2 <= maxTipMm;

@@ -16,5 +16,7 @@ export const pipelineTolerances = {
   hairlineMm: 0.3,
   neckTargetMm: 0.7,
   maxTipMm: 1,
+  /** A corner of an opening narrower than the floor may reach this far beyond where it is floor-wide. */
+  maxOpeningTipMm: 0.3,
   flattenToleranceMm: 0.02,
 };

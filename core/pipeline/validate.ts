@@ -1,15 +1,12 @@
 import type { Finding } from '../contract/finding.ts';
 import { finding, type FindingContext, type Location } from './findings.ts';
-import { componentBoxes, firstInRow, forRunsOf, labelAt, labelComponents, type Labels } from './labels.ts';
-import { surveyAir } from './openings.ts';
+import { componentBoxes, firstInRow, forRunsOf, labelAt, labelComponents } from './labels.ts';
+import { surveyAir, type AirSurvey } from './openings.ts';
 import type { StripRaster } from './raster.ts';
 import { locate, MAX_LOCATIONS } from './spots.ts';
-import { isTip, surveyMetal, type ThinPart } from './thin-metal.ts';
+import { thinMetal, type ReinforceOptions } from './reinforce.ts';
 
-export interface ValidateOptions {
-  minOpeningMm: number;
-  minMetalMm: number;
-  maxTipMm: number;
+export interface ValidateOptions extends ReinforceOptions {
   /** Past this many working pixels the neck check is skipped (and says so). */
   neckCheckMaxPixels: number;
 }
@@ -23,13 +20,16 @@ export function validateStrip(
   raster: StripRaster,
   options: ValidateOptions,
   ctx: FindingContext,
-  /** Framing's metal surveys, valid when framing changed nothing (the gate already left only wide air then). */
-  unchangedSince?: { thin: ThinPart[]; metal?: Labels },
+  /**
+   * What framing found, when it ran: it measured the thin metal (and widened it or refused), and
+   * surveyed the openings if it changed them (the gate's survey holds otherwise).
+   */
+  framed?: { air?: AirSurvey },
 ): { warnings: Finding[]; errors: Finding[] } {
   const { w, h, data } = raster;
   const errors: Finding[] = [];
   const warnings: Finding[] = [];
-  const metal = unchangedSince?.metal ?? labelComponents(data, w, h, 4);
+  const metal = labelComponents(data, w, h, 4);
   if (metal.count === 0) return { warnings, errors: [finding('TRACE_REJECTED', {}, ctx)] };
   if (metal.count > 1) {
     let main = 1;
@@ -58,17 +58,17 @@ export function validateStrip(
   }
   if (w * h > options.neckCheckMaxPixels) {
     warnings.push(finding('NECK_CHECK_SKIPPED', { pixels: w * h, bound: options.neckCheckMaxPixels }, ctx));
-  } else {
-    const thin = (unchangedSince?.thin ?? surveyMetal(raster, options.minMetalMm).thin).filter(
-      (t) => !isTip(t, options.maxTipMm),
-    );
-    if (thin.length > 0) {
-      const locations = thin.slice(0, MAX_LOCATIONS).map((t) => t.at);
-      errors.push(finding('NECK_TOO_THIN', { count: thin.length }, ctx, { locations }));
+  } else if (!framed) {
+    const { necks, webs } = thinMetal(raster, options);
+    const places = [...necks.map((t) => t.at), ...webs.map((web) => web.at)];
+    if (places.length > 0) {
+      const locations = places.slice(0, MAX_LOCATIONS);
+      errors.push(finding('NECK_TOO_THIN', { count: places.length }, ctx, { locations }));
     }
   }
-  if (unchangedSince) return { warnings, errors };
-  const air = surveyAir(raster, options.minOpeningMm);
+  // The gate left only openings at least the floor wide; only framing can have changed that.
+  if (framed && !framed.air) return { warnings, errors };
+  const air = framed?.air ?? surveyAir(raster, options.minOpeningMm);
   const pinched = air.verdict.filter((v) => v === 'narrow' || v === 'pinched').length;
   if (pinched > 0) {
     const locations = air.pinches.slice(0, MAX_LOCATIONS).map((b) => locate(b, raster, options.minOpeningMm));

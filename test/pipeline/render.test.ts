@@ -1,12 +1,13 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import type { CutPolygon, Point } from '../../core/pipeline/cuts.ts';
+import type { Point } from '../../core/pipeline/cuts.ts';
 import type { StripRaster } from '../../core/pipeline/raster.ts';
+import { roundCuts, type FinalCut } from '../../core/pipeline/final/rings.ts';
 import { countCutPaths, cutAreaMm2, cuttingSvg, metalAreaMm2, previewSvg } from '../../core/pipeline/render.ts';
 import { traceCuts } from '../../core/pipeline/trace.ts';
 
 /** A 40 × 10 mm strip at 0.1 mm/px with openings, an island, a corner cut away and an edge bite. */
-function sampleCuts(): { L: number; W: number; cuts: CutPolygon[] } {
+function sampleCuts(): { L: number; W: number; cuts: FinalCut[] } {
   const [w, h, mm] = [400, 100, 0.1];
   const raster: StripRaster = { w, h, data: new Uint8Array(w * h).fill(1), mmPerPxX: mm, mmPerPxY: mm };
   const air = (inside: (x: number, y: number) => boolean, value = 0) => {
@@ -21,7 +22,7 @@ function sampleCuts(): { L: number; W: number; cuts: CutPolygon[] } {
   air((x, y) => x < 25 && y < 18);
   air(disc(330, 100, 30));
   for (let i = 0; i < 6; i++) air(disc(290 + i * 17, 20, 5));
-  return { L: w * mm, W: h * mm, cuts: traceCuts(raster) };
+  return { L: w * mm, W: h * mm, cuts: roundCuts(traceCuts(raster)) };
 }
 
 const N = String.raw`\d+\.\d{3}`;
@@ -73,15 +74,19 @@ describe('cuttingSvg', () => {
 
   it('drops points that repeat after rounding, and rings left with fewer than three points or no area', () => {
     const ring = (...pts: Point[]) => pts;
-    const svg = cuttingSvg(10, 5, [
-      {
-        outer: ring([1, 1], [1.0002, 0.9998], [4, 1], [4, 4], [1, 4], [1.0001, 1.0001]),
-        holes: [ring([2, 2], [2.0001, 2], [2, 2.0004]), ring([2, 2], [3, 2], [3, 3])],
-      },
-      { outer: ring([5, 1], [5.0001, 1], [6, 2], [6.0003, 2.0002]), holes: [] },
-      { outer: ring([5, 1], [6, 1], [7, 1]), holes: [] },
-      { outer: ring([-0.0001, 0], [1, 0], [1, 0.5]), holes: [] },
-    ]);
+    const svg = cuttingSvg(
+      10,
+      5,
+      roundCuts([
+        {
+          outer: ring([1, 1], [1.0002, 0.9998], [4, 1], [4, 4], [1, 4], [1.0001, 1.0001]),
+          holes: [ring([2, 2], [2.0001, 2], [2, 2.0004]), ring([2, 2], [3, 2], [3, 3])],
+        },
+        { outer: ring([5, 1], [5.0001, 1], [6, 2], [6.0003, 2.0002]), holes: [] },
+        { outer: ring([5, 1], [6, 1], [7, 1]), holes: [] },
+        { outer: ring([-0.0001, 0], [1, 0], [1, 0.5]), holes: [] },
+      ]),
+    );
     expect(svg).toMatch(CUTTING_SVG);
     expect(countCutPaths(svg)).toBe(2);
     expect(svg).toContain(
@@ -136,10 +141,10 @@ describe('cut and metal areas', () => {
   ];
 
   it('subtracts islands from their cut, whatever the ring orientation', () => {
-    const cuts = [
+    const cuts = roundCuts([
       { outer: square(2, 2, 4), holes: [square(3, 3, 1)] },
       { outer: square(7, 1, 2).reverse(), holes: [] },
-    ];
+    ]);
     expect(cutAreaMm2(cuts)).toBe(16 - 1 + 4);
     expect(metalAreaMm2(10, 8, cuts)).toBe(80 - 19);
   });

@@ -1,0 +1,130 @@
+import type { Finding } from '../contract/finding.ts';
+import { finding, type FindingContext, type Location } from './findings.ts';
+import { finalCuts, isClean, type FinalProblems, type FinalRules } from './final/check.ts';
+import { chordPlaces, pointPlace } from './final/places.ts';
+import { thousandths, UNITS_PER_MM, type FinalCut } from './final/rings.ts';
+import type { NarrowChord } from './final/widths.ts';
+import { surveyAir } from './openings.ts';
+import type { StripRaster } from './raster.ts';
+import { MAX_LOCATIONS } from './spots.ts';
+import { traceCuts } from './trace.ts';
+
+export interface FinalCutOptions extends FinalRules {
+  /** Largest distance between a traced curve and its polyline. */
+  flattenToleranceMm: number;
+  /** Necks the final check finds are widened to this. */
+  neckTargetMm: number;
+}
+
+export interface FinalCutResult {
+  /** The cuts exactly as the file holds them; empty when refused. */
+  cuts: FinalCut[];
+  /** Where the final check's necks were widened. */
+  thickened: Location[];
+  errors: Finding[];
+}
+
+/**
+ * Traces the framed strip and checks the result exactly as the cutting file will hold it (see
+ * `checkFinalCuts`). Tracing, smoothing, flattening and rounding move edges by fractions of a
+ * pixel; where that takes metal under the floor, the raster is widened there (in place) and traced
+ * again, once. Whatever the file still breaks is refused with its places: a file that fails the
+ * check is never returned.
+ */
+export function traceFinalCuts(
+  raster: StripRaster,
+  strip: { lengthMm: number; widthMm: number },
+  options: FinalCutOptions,
+  ctx: FindingContext,
+): FinalCutResult {
+  const L = thousandths(strip.lengthMm);
+  const W = thousandths(strip.widthMm);
+  const thickened: Location[] = [];
+  for (let attempt = 0; ; attempt++) {
+    const traced = traceCuts(raster, { toleranceMm: options.flattenToleranceMm });
+    const { cuts, problems } = finalCuts(traced, L, W, options);
+    if (isClean(problems)) return { cuts, thickened, errors: [] };
+    if (attempt > 0 || !onlyThinMetal(problems))
+      return { cuts: [], thickened, errors: refusals(problems, options, ctx) };
+    const before = raster.data.slice();
+    widenAtChords(raster, problems.thinMetal, options.neckTargetMm);
+    if (surveyAir(raster, options.minOpeningMm).verdict.some((v) => v === 'narrow' || v === 'pinched')) {
+      raster.data.set(before);
+      return { cuts: [], thickened, errors: refusals(problems, options, ctx) };
+    }
+    thickened.push(...chordPlaces(problems.thinMetal, options.minMetalMm));
+  }
+}
+
+const onlyThinMetal = (p: FinalProblems) =>
+  p.thinMetal.length > 0 &&
+  p.narrowOpenings.length === 0 &&
+  p.notSimple.length === 0 &&
+  p.pieces === 1 &&
+  p.islands.length === 0 &&
+  p.detached.length === 0;
+
+/**
+ * Pushes the air back at both ends of each chord that is too narrow: a disc of half the missing
+ * width just beyond each end, or of all of it when the other end lies on the strip edge.
+ */
+function widenAtChords(raster: StripRaster, chords: readonly NarrowChord[], targetMm: number): void {
+  const { w, h, mmPerPxX: sx, mmPerPxY: sy } = raster;
+  const px = Math.min(sx, sy);
+  const onEdge = (x: number, y: number) => x <= 0 || y <= 0 || x >= w * sx - 1e-9 || y >= h * sy - 1e-9;
+  for (const c of chords) {
+    const ends = [
+      [c.vx / UNITS_PER_MM, c.vy / UNITS_PER_MM, c.qx / UNITS_PER_MM, c.qy / UNITS_PER_MM],
+      [c.qx / UNITS_PER_MM, c.qy / UNITS_PER_MM, c.vx / UNITS_PER_MM, c.vy / UNITS_PER_MM],
+    ] as const;
+    const missing = Math.max(0, targetMm - c.width / UNITS_PER_MM);
+    const growable = ends.filter(([x, y]) => !onEdge(x, y));
+    for (const [x, y, ox, oy] of growable) {
+      const len = Math.hypot(x - ox, y - oy) || 1;
+      // Half a pixel beyond the end, away from the other end: the air pixel there.
+      const ax = x + ((x - ox) / len) * px * 0.5;
+      const ay = y + ((y - oy) / len) * px * 0.5;
+      const radius = (growable.length === 2 ? missing / 2 : missing) / px + 1;
+      stampMetal(raster, Math.floor(ax / sx), Math.floor(ay / sy), radius);
+    }
+  }
+}
+
+function stampMetal(raster: StripRaster, cx: number, cy: number, radius: number): void {
+  const { w, h, data } = raster;
+  const r = Math.floor(radius);
+  for (let y = Math.max(0, cy - r); y <= Math.min(h - 1, cy + r); y++) {
+    for (let x = Math.max(0, cx - r); x <= Math.min(w - 1, cx + r); x++) {
+      if ((x - cx) ** 2 + (y - cy) ** 2 <= radius * radius) data[y * w + x] = 1;
+    }
+  }
+}
+
+/** What the final check refuses, as the catalogue's findings with their places. */
+function refusals(problems: FinalProblems, rules: FinalRules, ctx: FindingContext): Finding[] {
+  const errors: Finding[] = [];
+  if (problems.thinMetal.length > 0) {
+    const locations = chordPlaces(problems.thinMetal, rules.minMetalMm);
+    errors.push(finding('NECK_TOO_THIN', { count: locations.length }, ctx, { locations }));
+  }
+  if (problems.narrowOpenings.length > 0) {
+    const locations = chordPlaces(problems.narrowOpenings, rules.minOpeningMm);
+    const details = `Narrowest parts at ${locations.map((l) => `(${l.x}, ${l.y}) mm`).join(', ')}; each must be at least ${rules.minOpeningMm} mm wide.`;
+    errors.push(finding('OPENING_TOO_SMALL', { count: locations.length }, ctx, { locations, details }));
+  }
+  if (problems.pieces > 1 || problems.detached.length > 0) {
+    const locations = problems.detached.slice(0, MAX_LOCATIONS).map((p) => pointPlace(p, rules.minMetalMm));
+    errors.push(
+      finding('MATERIAL_DISCONNECTED', { pieces: problems.pieces + problems.detached.length }, ctx, { locations }),
+    );
+  }
+  if (problems.islands.length > 0) {
+    const locations = problems.islands.slice(0, MAX_LOCATIONS).map((p) => pointPlace(p, rules.minMetalMm));
+    errors.push(finding('TRAPPED_ISLAND', { count: problems.islands.length }, ctx, { locations }));
+  }
+  if (problems.notSimple.length > 0) {
+    const locations = problems.notSimple.slice(0, MAX_LOCATIONS).map((p) => pointPlace(p, rules.minOpeningMm));
+    errors.push(finding('TRACE_REJECTED', {}, ctx, { locations }));
+  }
+  return errors;
+}

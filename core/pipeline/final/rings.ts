@@ -1,0 +1,117 @@
+import type { CutPolygon, Point } from '../cuts.ts';
+
+/**
+ * A closed ring of the cutting file exactly as written: points in thousandths of a millimetre,
+ * interleaved x, y, the last point not repeated. What the final check measures is what the SVG
+ * holds, so the file is written from these and nothing else.
+ */
+export type Ring = Int32Array;
+
+/** One cut of the file: the outline of a region of air and the rings of metal left inside it. */
+export interface FinalCut {
+  outer: Ring;
+  holes: Ring[];
+}
+
+export const UNITS_PER_MM = 1000;
+
+/**
+ * Exactly the thousandths `v.toFixed(3)` writes, but 0 for values that round to zero (toFixed keeps
+ * the sign: "-0.000"). Found by arithmetic, which agrees with toFixed wherever `v` is not within
+ * rounding error of a half thousandth; there toFixed decides. Files hold tens of thousands of
+ * numbers, and toFixed is most of their cost.
+ */
+export function thousandths(v: number): number {
+  const t = v * 1000;
+  const frac = t - Math.floor(t);
+  const n = Math.abs(frac - 0.5) < 1e-6 ? Math.round(Number(v.toFixed(3)) * 1000) : Math.round(t);
+  return n === 0 ? 0 : n;
+}
+
+/**
+ * Points closer than this to the previous kept point are dropped: at a sharp corner the flattened
+ * curve can double back by a few micrometres. Dropping them moves the cut by at most this, within
+ * the 0.02 mm flattening budget; what is left is still checked for crossings and mended.
+ */
+export const MIN_SPACING_MM = 0.01;
+
+/**
+ * A ring rounded to thousandths, with points that repeat the previous one (after rounding, or
+ * within `minSpacingMm` of the last kept point) dropped; undefined when fewer than three distinct
+ * points or no area remain (such a ring would cut a line, or nothing).
+ */
+export function roundRing(ring: readonly Point[], minSpacingMm = MIN_SPACING_MM): Ring | undefined {
+  const xs: number[] = [];
+  const ys: number[] = [];
+  let kept: Point | undefined;
+  for (const point of ring) {
+    const rx = thousandths(point[0]);
+    const ry = thousandths(point[1]);
+    const last = xs.length - 1;
+    if (last >= 0 && xs[last] === rx && ys[last] === ry) continue;
+    if (kept && Math.hypot(point[0] - kept[0], point[1] - kept[1]) < minSpacingMm) continue;
+    kept = point;
+    xs.push(rx);
+    ys.push(ry);
+  }
+  const spacing = minSpacingMm * UNITS_PER_MM;
+  const nearFirst = (i: number) => Math.hypot(xs[i]! - xs[0]!, ys[i]! - ys[0]!) < spacing;
+  while (xs.length > 1 && ((xs[0] === xs.at(-1) && ys[0] === ys.at(-1)) || nearFirst(xs.length - 1))) {
+    xs.pop();
+    ys.pop();
+  }
+  const out = new Int32Array(xs.length * 2);
+  for (let i = 0; i < xs.length; i++) {
+    out[2 * i] = xs[i]!;
+    out[2 * i + 1] = ys[i]!;
+  }
+  return hasArea(out) ? out : undefined;
+}
+
+/** Whether a ring has three distinct points and a nonzero area. */
+export function hasArea(ring: Ring): boolean {
+  return ring.length >= 6 && twiceArea(ring) !== 0;
+}
+
+/** Twice the shoelace area, in square thousandths: positive when x turns towards y. Exact. */
+export function twiceArea(ring: Ring): number {
+  const n = ring.length >> 1;
+  let twice = 0;
+  for (let i = 0, j = n - 1; i < n; j = i++) {
+    twice += ring[2 * j]! * ring[2 * i + 1]! - ring[2 * i]! * ring[2 * j + 1]!;
+  }
+  return twice;
+}
+
+/** Every cut rounded as the file writes it; cuts whose outline rounds away are left out, and so are such holes. */
+export function roundCuts(cuts: readonly CutPolygon[]): FinalCut[] {
+  const out: FinalCut[] = [];
+  for (const cut of cuts) {
+    const outer = roundRing(cut.outer);
+    if (!outer) continue;
+    const holes: Ring[] = [];
+    for (const hole of cut.holes) {
+      const ring = roundRing(hole);
+      if (ring) holes.push(ring);
+    }
+    out.push({ outer, holes });
+  }
+  return out;
+}
+
+/** Area of the cuts in mm²: each outline less the metal left inside it. */
+export function cutAreaMm2(cuts: readonly FinalCut[]): number {
+  let twice = 0;
+  for (const cut of cuts) {
+    twice += Math.abs(twiceArea(cut.outer));
+    for (const hole of cut.holes) twice -= Math.abs(twiceArea(hole));
+  }
+  return twice / 2 / UNITS_PER_MM ** 2;
+}
+
+/** A ring's points back in millimetres (for the preview). */
+export function ringPoints(ring: Ring): Point[] {
+  const out: Point[] = [];
+  for (let i = 0; i < ring.length; i += 2) out.push([ring[i]! / UNITS_PER_MM, ring[i + 1]! / UNITS_PER_MM]);
+  return out;
+}
