@@ -151,4 +151,3 @@ function outlines(arcs: Arc[], L: number, W: number): Ring[] {
   }
   return out;
 }
-

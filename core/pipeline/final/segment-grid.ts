@@ -1,5 +1,3 @@
-import type { Ring } from './rings.ts';
-
 /**
  * Closed rings laid end to end: vertex k is (xs[k], ys[k]) of ring `ringOf[k]`, and segment k
  * runs from vertex k to the next vertex of the same ring (`next[k]`, wrapping to the ring's start).
@@ -16,7 +14,7 @@ export interface RingSet {
 }
 
 /** Lays rings end to end (see `RingSet`). */
-export function ringSet(rings: readonly Ring[]): RingSet {
+export function ringSet(rings: readonly ArrayLike<number>[]): RingSet {
   let count = 0;
   for (const ring of rings) count += ring.length >> 1;
   const xs = new Float64Array(count);

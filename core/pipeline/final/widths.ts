@@ -95,12 +95,25 @@ export function narrowChords(loops: readonly Ring[], rules: WidthRules): NarrowC
           t = t < 0 ? 0 : t > 1 ? 1 : t;
           const ux = sx + t * dx - vx;
           const uy = sy + t * dy - vy;
+          if (s > k && s !== next[k]) {
+            const facing = facingChord(set, k, s);
+            if (facing !== undefined) {
+              const chord = measureChord(set, loopData, grid, rules, k, facing[0], s, facing[1]);
+              if (chord) found.push(chord);
+            }
+          }
           const d2 = ux * ux + uy * uy;
           if (d2 >= reach2) continue;
           // Into the air at v: only an opening narrower than its floor matters there.
-          const atV = side(ax, ay, bx, by, ux, uy);
-          if (atV === 0 || (atV < 0 && d2 >= minOpening2)) continue;
-          const chord = measureChord(set, loopData, grid, rules, k, s, t);
+          const atV = d2 === 0 ? 1 : side(ax, ay, bx, by, ux, uy);
+          const wideAir = atV < 0 && d2 >= minOpening2;
+          if (ringOf[s] === rv && !wideAir) {
+            // Long edges at v: measured from points along them too, walking away from v.
+            if (bx * bx + by * by > ALONG2) measureAlong(set, loopData, grid, rules, k, false, s, found);
+            if (ax * ax + ay * ay > ALONG2) measureAlong(set, loopData, grid, rules, p, true, s, found);
+          }
+          if (atV === 0 || wideAir) continue;
+          const chord = measureChord(set, loopData, grid, rules, k, 0, s, t);
           if (chord) found.push(chord);
         }
       }
@@ -109,12 +122,101 @@ export function narrowChords(loops: readonly Ring[], rules: WidthRules): NarrowC
   return found;
 }
 
+/**
+ * Chords start at vertices, so a long edge facing another part of its own loop is also measured
+ * from points this far apart along it (file units): a narrow point between two straight sides (a
+ * sharp pointed end) has no vertex where it reaches the floor, and how far it reaches beyond that
+ * width decides whether it is a tip.
+ */
+const ALONG_STEP = 100;
+const ALONG2 = ALONG_STEP * ALONG_STEP;
+
 /** Grid cells per reach: a vertex looks this many cells each way (finer cells, fewer far segments). */
 const CELLS_PER_REACH = 2;
 
 /**
- * The chord from vertex k to the point at t on segment s, when it crosses metal or air narrower
- * than that material's floor and is not a tip: else undefined.
+ * Segments k and s running opposite ways side by side (within a few degrees of parallel, their
+ * projections overlapping): the chord from the middle of the overlap on k straight across to s, as
+ * (u on k, t on s). Two such walls are equally near all along the overlap, and their nearest
+ * vertices may be joined by one of the loop's own edges (the flat end of a slot): only a chord
+ * from inside the overlap crosses what lies between them.
+ */
+function facingChord(set: RingSet, k: number, s: number): [number, number] | undefined {
+  const { xs, ys, next } = set;
+  const k1 = next[k]!;
+  const s1 = next[s]!;
+  const kx = xs[k1]! - xs[k]!;
+  const ky = ys[k1]! - ys[k]!;
+  const sx = xs[s1]! - xs[s]!;
+  const sy = ys[s1]! - ys[s]!;
+  const dot = kx * sx + ky * sy;
+  if (dot >= 0) return undefined;
+  const cross = kx * sy - ky * sx;
+  const k2 = kx * kx + ky * ky;
+  const s2 = sx * sx + sy * sy;
+  if (k2 === 0 || s2 === 0 || cross * cross > PARALLEL_SIN2 * k2 * s2) return undefined;
+  const u0 = ((xs[s]! - xs[k]!) * kx + (ys[s]! - ys[k]!) * ky) / k2;
+  const u1 = ((xs[s1]! - xs[k]!) * kx + (ys[s1]! - ys[k]!) * ky) / k2;
+  const lo = Math.max(0, Math.min(u0, u1));
+  const hi = Math.min(1, Math.max(u0, u1));
+  if (hi - lo <= 1e-9) return undefined;
+  const u = (lo + hi) / 2;
+  const mx = xs[k]! + u * kx;
+  const my = ys[k]! + u * ky;
+  const t = Math.min(1, Math.max(0, ((mx - xs[s]!) * sx + (my - ys[s]!) * sy) / s2));
+  return u > 0 && u < 1 && t > 0 && t < 1 ? [u, t] : undefined;
+}
+
+/**
+ * Chords from points along segment k (ALONG_STEP apart, walking from its start, or from its end
+ * when `fromEnd`) to their nearest points on segment s, until one is out of reach: a narrowing
+ * between two straight sides is measured all along, not only at their vertices.
+ */
+function measureAlong(
+  set: RingSet,
+  loopData: LoopFacts[],
+  grid: SegmentGrid,
+  rules: WidthRules,
+  k: number,
+  fromEnd: boolean,
+  s: number,
+  found: NarrowChord[],
+): void {
+  const { xs, ys, next } = set;
+  if (s === k) return;
+  const reach = Math.max(rules.minMetal, rules.minOpening);
+  const k1 = next[k]!;
+  const s1 = next[s]!;
+  const kx = xs[k1]! - xs[k]!;
+  const ky = ys[k1]! - ys[k]!;
+  const sx = xs[s1]! - xs[s]!;
+  const sy = ys[s1]! - ys[s]!;
+  const s2 = sx * sx + sy * sy;
+  if (s2 === 0) return;
+  const pieces = Math.ceil(Math.hypot(kx, ky) / ALONG_STEP);
+  for (let p = 1; p < pieces; p++) {
+    const u = fromEnd ? 1 - p / pieces : p / pieces;
+    const mx = xs[k]! + u * kx;
+    const my = ys[k]! + u * ky;
+    const t = Math.min(1, Math.max(0, ((mx - xs[s]!) * sx + (my - ys[s]!) * sy) / s2));
+    const dx = xs[s]! + t * sx - mx;
+    const dy = ys[s]! + t * sy - my;
+    const d2 = dx * dx + dy * dy;
+    if (d2 >= reach * reach) return;
+    // As from a vertex: along the edge, or into air at least the opening floor wide, is no narrowing.
+    const atM = leftOf(kx, ky, dx, dy);
+    if (atM === 0 || (atM < 0 && d2 >= rules.minOpening * rules.minOpening)) continue;
+    const chord = measureChord(set, loopData, grid, rules, k, u, s, t);
+    if (chord) found.push(chord);
+  }
+}
+
+/** Walls within about 5° of parallel count as side by side (sin² 5°). */
+const PARALLEL_SIN2 = Math.sin((5 * Math.PI) / 180) ** 2;
+
+/**
+ * The chord from the point at u on segment k (u = 0: vertex k) to the point at t on segment s,
+ * when it crosses metal or air narrower than that material's floor and is not a tip: else undefined.
  */
 function measureChord(
   set: RingSet,
@@ -122,12 +224,14 @@ function measureChord(
   grid: SegmentGrid,
   rules: WidthRules,
   k: number,
+  u: number,
   s: number,
   t: number,
 ): NarrowChord | undefined {
   const { xs, ys, next, prev, ringOf } = set;
-  const vx = xs[k]!;
-  const vy = ys[k]!;
+  const k1 = next[k]!;
+  const vx = xs[k]! + u * (xs[k1]! - xs[k]!);
+  const vy = ys[k]! + u * (ys[k1]! - ys[k]!);
   const s1 = next[s]!;
   const dx = xs[s1]! - xs[s]!;
   const dy = ys[s1]! - ys[s]!;
@@ -138,20 +242,23 @@ function measureChord(
   const width = Math.hypot(ux, uy);
   if (width === 0) return { kind: 'metal', vx, vy, qx, qy, width };
   const p = prev[k]!;
-  const n = next[k]!;
-  const atV = side(vx - xs[p]!, vy - ys[p]!, xs[n]! - vx, ys[n]! - vy, ux, uy);
-  const atQ = t > 0 && t < 1 ? Math.sign(dx * -uy - dy * -ux) : endSide(set, t === 0 ? s : s1, -ux, -uy);
+  const atV =
+    u === 0
+      ? side(vx - xs[p]!, vy - ys[p]!, xs[k1]! - vx, ys[k1]! - vy, ux, uy)
+      : leftOf(xs[k1]! - xs[k]!, ys[k1]! - ys[k]!, ux, uy);
+  const atQ = t > 0 && t < 1 ? leftOf(dx, dy, -ux, -uy) : endSide(set, t === 0 ? s : s1, -ux, -uy);
   const kind = atV > 0 && atQ > 0 ? 'metal' : atV < 0 && atQ < 0 ? 'opening' : undefined;
   if (!kind) return undefined;
   if (width >= (kind === 'metal' ? rules.minMetal : rules.minOpening)) return undefined;
   const same = ringOf[s] === ringOf[k];
   if (!same && kind === 'opening') return undefined;
+  const chord: NarrowChord = { kind, vx, vy, qx, qy, width };
   if (same) {
     const limit = kind === 'metal' ? rules.maxMetalTip : rules.maxOpeningTip;
-    if (cutsOffTip(set, loopData[ringOf[k]!]!, k, s, qx, qy, kind === 'metal' ? 1 : -1, limit)) return undefined;
+    if (cutsOffTip(set, loopData[ringOf[k]!]!, k, u, s, chord, kind === 'metal' ? 1 : -1, limit)) return undefined;
   }
-  if (crossesOther(set, grid, k, s, qx, qy)) return undefined;
-  return { kind, vx, vy, qx, qy, width };
+  if (crossesOther(set, grid, k, u, s, chord)) return undefined;
+  return chord;
 }
 
 /**
@@ -160,9 +267,9 @@ function measureChord(
  * turn) left of both, at a reflex corner left of either.
  */
 function side(ax: number, ay: number, bx: number, by: number, ux: number, uy: number): number {
-  const leftA = ax * uy - ay * ux;
-  const leftB = bx * uy - by * ux;
-  const turn = ax * by - ay * bx;
+  const leftA = leftOf(ax, ay, ux, uy);
+  const leftB = leftOf(bx, by, ux, uy);
+  const turn = leftOf(ax, ay, bx, by);
   // A spike has no inside.
   if (turn === 0 && ax * bx + ay * by <= 0) return 0;
   const convex = turn >= 0;
@@ -170,6 +277,18 @@ function side(ax: number, ay: number, bx: number, by: number, ux: number, uy: nu
   if (convex ? leftA < 0 || leftB < 0 : leftA < 0 && leftB < 0) return -1;
   return 0;
 }
+
+/**
+ * Sign of the cross product a × u: +1 when u points left of a, 0 when along it. Points added along
+ * straight edges are not exactly on them in floating point, so a relative sliver counts as along.
+ */
+function leftOf(ax: number, ay: number, ux: number, uy: number): number {
+  const cross = ax * uy - ay * ux;
+  return cross * cross <= COLLINEAR2 * (ax * ax + ay * ay) * (ux * ux + uy * uy) ? 0 : cross > 0 ? 1 : -1;
+}
+
+/** Relative cross product (squared) under which two directions count as one line: far below any drawn angle. */
+const COLLINEAR2 = 1e-18;
 
 const endSide = (set: RingSet, k: number, ux: number, uy: number): number => {
   const p = set.prev[k]!;
@@ -238,7 +357,7 @@ const between = (sums: Float64Array, n: number, i: number, j: number) =>
   i <= j ? sums[j]! - sums[i]! : sums[n]! - sums[i]! + sums[j]!;
 
 /**
- * Whether the chord from vertex k to (qx, qy) on segment s (same loop) cuts off a tip: of the two
+ * Whether a chord from segment k (at u) to segment s of the same loop cuts off a tip: of the two
  * loops the chord closes, count those enclosing the chord's material (`sign` +1 metal: positive
  * area, -1 air: negative) that stay within `limit` of the chord. Exactly one: a tip off something
  * wider. Two: the whole piece or opening is that narrow. None: a neck.
@@ -247,36 +366,45 @@ function cutsOffTip(
   set: RingSet,
   sums: LoopFacts,
   k: number,
+  u: number,
   s: number,
-  qx: number,
-  qy: number,
+  chord: NarrowChord,
   sign: number,
   limit: number,
 ): boolean {
-  const { xs, ys } = set;
+  const { xs, ys, next } = set;
   const { first, n } = sums;
   const i = k - first;
   const j = s - first;
-  const vx = xs[k]!;
-  const vy = ys[k]!;
+  const { vx, vy, qx, qy } = chord;
+  const k1 = next[k]!;
   const sx = xs[s]!;
   const sy = ys[s]!;
-  const forwardArea = between(sums.cross, n, i, j) + (sx * qy - qx * sy) + (qx * vy - vx * qy);
+  // From the chord's start (on segment k, at its vertex when u = 0) forward to q on segment s.
+  const startCross = vx * ys[k1]! - xs[k1]! * vy - (xs[k]! * ys[k1]! - xs[k1]! * ys[k]!);
+  const forwardArea = between(sums.cross, n, i, j) + startCross + (sx * qy - qx * sy) + (qx * vy - vx * qy);
+  const startLength = Math.hypot(xs[k1]! - vx, ys[k1]! - vy) - Math.hypot(xs[k1]! - xs[k]!, ys[k1]! - ys[k]!);
+  const forwardLength = between(sums.length, n, i, j) + startLength + Math.hypot(qx - sx, qy - sy);
   const total = sums.cross[n]!;
-  const forwardLength = between(sums.length, n, i, j) + Math.hypot(qx - sx, qy - sy);
-  const chord = Math.hypot(qx - vx, qy - vy);
+  const width = Math.hypot(qx - vx, qy - vy);
   const sides = [
-    // Vertices i+1..j on the way forward from v to q; j+1..i-1 the other way round.
+    // Vertices i+1..j on the way forward to q; j+1..i the other way round (i itself only when
+    // the chord starts past it).
     { area: forwardArea, length: forwardLength, from: i + 1, count: (j - i + n) % n },
-    { area: total - forwardArea, length: sums.length[n]! - forwardLength, from: j + 1, count: (i - j - 1 + n) % n },
+    {
+      area: total - forwardArea,
+      length: sums.length[n]! - forwardLength,
+      from: j + 1,
+      count: (i - j - (u > 0 ? 0 : 1) + n) % n,
+    },
   ];
   let tips = 0;
   for (const sideOf of sides) {
     if (Math.sign(sideOf.area) !== sign) continue;
     // Every point of an arc of length A between the chord's ends lies within the ellipse with
     // those foci and major axis A, so within its semi-minor axis of the chord.
-    const bound = Math.sqrt(Math.max(0, (sideOf.length / 2) ** 2 - (chord / 2) ** 2));
-    if (bound <= limit || arcWithin(set, first, n, sideOf.from, sideOf.count, vx, vy, qx, qy, limit)) tips++;
+    const bound = Math.sqrt(Math.max(0, (sideOf.length / 2) ** 2 - (width / 2) ** 2));
+    if (bound <= limit || arcWithin(set, first, n, sideOf.from, sideOf.count, chord, limit)) tips++;
   }
   return tips === 1;
 }
@@ -288,10 +416,7 @@ function arcWithin(
   n: number,
   from: number,
   count: number,
-  vx: number,
-  vy: number,
-  qx: number,
-  qy: number,
+  { vx, vy, qx, qy }: NarrowChord,
   limit: number,
 ): boolean {
   const dx = qx - vx;
@@ -312,13 +437,12 @@ function arcWithin(
 }
 
 /**
- * Whether the chord from vertex k to (qx, qy) properly crosses a segment other than the two it
+ * Whether a chord from segment k (at u) to segment s properly crosses a segment other than the two it
  * joins: then some other boundary lies between its ends, nearer to each, and is measured on its own.
  */
-function crossesOther(set: RingSet, grid: SegmentGrid, k: number, s: number, qx: number, qy: number): boolean {
+function crossesOther(set: RingSet, grid: SegmentGrid, k: number, u: number, s: number, chord: NarrowChord): boolean {
   const { xs, ys, next, prev } = set;
-  const vx = xs[k]!;
-  const vy = ys[k]!;
+  const { vx, vy, qx, qy } = chord;
   const gx = cellOf(grid, vx, grid.x0, grid.cols);
   const gy = cellOf(grid, vy, grid.y0, grid.rows);
   for (let cy = Math.max(0, gy - CELLS_PER_REACH); cy <= Math.min(grid.rows - 1, gy + CELLS_PER_REACH); cy++) {
@@ -326,13 +450,13 @@ function crossesOther(set: RingSet, grid: SegmentGrid, k: number, s: number, qx:
       const c = cy * grid.cols + cx;
       for (let e = grid.first[c]!; e < grid.first[c + 1]!; e++) {
         const t = grid.items[e]!;
-        if (t === s || t === k || t === prev[k]) continue;
-        const u = next[t]!;
+        if (t === s || t === k || (u === 0 && t === prev[k])) continue;
+        const w = next[t]!;
         const d1 = Math.sign((xs[t]! - vx) * (qy - vy) - (ys[t]! - vy) * (qx - vx));
-        const d2 = Math.sign((xs[u]! - vx) * (qy - vy) - (ys[u]! - vy) * (qx - vx));
+        const d2 = Math.sign((xs[w]! - vx) * (qy - vy) - (ys[w]! - vy) * (qx - vx));
         if (d1 * d2 >= 0) continue;
-        const d3 = Math.sign((xs[u]! - xs[t]!) * (vy - ys[t]!) - (ys[u]! - ys[t]!) * (vx - xs[t]!));
-        const d4 = Math.sign((xs[u]! - xs[t]!) * (qy - ys[t]!) - (ys[u]! - ys[t]!) * (qx - xs[t]!));
+        const d3 = Math.sign((xs[w]! - xs[t]!) * (vy - ys[t]!) - (ys[w]! - ys[t]!) * (vx - xs[t]!));
+        const d4 = Math.sign((xs[w]! - xs[t]!) * (qy - ys[t]!) - (ys[w]! - ys[t]!) * (qx - xs[t]!));
         if (d3 * d4 < 0) return true;
       }
     }

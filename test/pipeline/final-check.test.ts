@@ -1,0 +1,310 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { checkFinalCuts, finalCuts, isClean, type FinalProblems } from '../../core/pipeline/final/check.ts';
+import { mendRing } from '../../core/pipeline/final/mend.ts';
+import { metalLoops } from '../../core/pipeline/final/metal-loops.ts';
+import { twiceArea, type FinalCut, type Ring } from '../../core/pipeline/final/rings.ts';
+import { ringSet, segmentGrid } from '../../core/pipeline/final/segment-grid.ts';
+import { simplicityProblems } from '../../core/pipeline/final/simplicity.ts';
+
+/**
+ * The final check of the cutting file against its definition, on hand-made files in millimetres:
+ * each case is drawn just on either side of a floor, so the check must find it on one side and
+ * pass it on the other.
+ */
+const rules = { minOpeningMm: 0.2, minMetalMm: 0.6, maxTipMm: 1, maxOpeningTipMm: 0.3 };
+const L = 60;
+const W = 10;
+
+type Pt = [number, number];
+const ring = (points: Pt[]): Ring =>
+  Int32Array.from(points.flatMap(([x, y]) => [Math.round(x * 1000), Math.round(y * 1000)]));
+const cut = (outer: Pt[], ...holes: Pt[][]): FinalCut => ({ outer: ring(outer), holes: holes.map(ring) });
+const rect = (x: number, y: number, w: number, h: number): Pt[] => [
+  [x, y],
+  [x + w, y],
+  [x + w, y + h],
+  [x, y + h],
+];
+const circle = (cx: number, cy: number, r: number, n = 64): Pt[] =>
+  Array.from({ length: n }, (_, i) => [
+    cx + r * Math.cos((2 * Math.PI * i) / n),
+    cy + r * Math.sin((2 * Math.PI * i) / n),
+  ]);
+const check = (cuts: FinalCut[], length = L, width = W): FinalProblems =>
+  checkFinalCuts(cuts, length * 1000, width * 1000, rules);
+const narrowest = (chords: { width: number }[]) => Math.min(...chords.map((c) => c.width)) / 1000;
+const middle = (c: { vx: number; qx: number; vy: number; qy: number }) => [(c.vx + c.qx) / 2000, (c.vy + c.qy) / 2000];
+
+describe('final check: metal between two boundaries', () => {
+  it('finds a 0.35 mm web between two round holes, between them, and passes a 0.65 mm one', () => {
+    const thin = check([cut(circle(20, 5, 1)), cut(circle(22.35, 5, 1))]);
+    expect(narrowest(thin.thinMetal)).toBeCloseTo(0.35, 2);
+    for (const c of thin.thinMetal) expect(middle(c)[0]).toBeCloseTo(21.17, 0);
+    expect(isClean(check([cut(circle(20, 5, 1)), cut(circle(22.65, 5, 1))]))).toBe(true);
+  });
+
+  it('finds a hole 0.3 mm from the long edge and passes one 0.7 mm from it', () => {
+    const near = check([cut(circle(30, 1.3, 1))]);
+    expect(narrowest(near.thinMetal)).toBeCloseTo(0.3, 2);
+    expect(isClean(check([cut(circle(30, 1.7, 1))]))).toBe(true);
+  });
+
+  it('holds the floor exactly: a 0.600 mm bar between two openings passes, 0.599 mm does not', () => {
+    expect(isClean(check([cut(rect(10, 2, 5, 6)), cut(rect(15.6, 2, 5, 6))]))).toBe(true);
+    const thin = check([cut(rect(10, 2, 5, 6)), cut(rect(15.599, 2, 5, 6))]);
+    expect(narrowest(thin.thinMetal)).toBeCloseTo(0.599, 3);
+  });
+
+  it('finds two touching openings (no metal between them)', () => {
+    const p = check([cut(rect(10, 2, 5, 6)), cut(rect(15, 3, 5, 4))]);
+    expect(p.thinMetal.some((c) => c.width === 0)).toBe(true);
+    expect(p.notSimple.map((q) => q.kind)).toContain('rings-touch');
+  });
+});
+
+describe('final check: metal across one boundary', () => {
+  /** An opening with a metal finger of the given width and length reaching in from its floor. */
+  const finger = (width: number, length: number): Pt[] => [
+    [10, 2],
+    [20, 2],
+    [20, 8],
+    [15 + width / 2, 8],
+    [15 + width / 2, 8 - length],
+    [15 - width / 2, 8 - length],
+    [15 - width / 2, 8],
+    [10, 8],
+  ];
+
+  it('finds a 0.3 mm finger 2 mm long and allows a 0.3 mm stub 0.4 mm long (a tip)', () => {
+    expect(narrowest(check([cut(finger(0.3, 2))]).thinMetal)).toBeCloseTo(0.3, 2);
+    expect(isClean(check([cut(finger(0.3, 0.4))]))).toBe(true);
+  });
+
+  it('finds the mouth of a C-shaped opening narrower than the floor', () => {
+    // A ring-shaped slot, open at the right by a gap of 0.4 mm: the disc of metal it encloses is
+    // held by that 0.4 mm bridge.
+    const outer = circle(30, 5, 3, 96);
+    const inner = circle(30, 5, 2, 96);
+    const gap = 0.4;
+    const c: Pt[] = [];
+    for (const p of outer) if (!(p[0] > 32.5 && Math.abs(p[1] - 5) < gap / 2 + 0.3)) c.push(p);
+    const keepInner = [...inner].reverse().filter((p) => !(p[0] > 31.5 && Math.abs(p[1] - 5) < gap / 2 + 0.3));
+    const mouth = check([
+      cut([
+        ...c.slice(c.findIndex((p) => p[1] < 5)),
+        ...c.slice(
+          0,
+          c.findIndex((p) => p[1] < 5),
+        ),
+        ...keepInner,
+      ]),
+    ]);
+    expect(mouth.thinMetal.length).toBeGreaterThan(0);
+  });
+
+  /** The right end pointed at the given angle, with a 0.1 mm flat at its tip on the strip edge. */
+  const pointedEnd = (degrees: number): FinalCut[] => {
+    const run = 4.95 / Math.tan((degrees / 2) * (Math.PI / 180));
+    return [
+      cut([
+        [L - run, 0],
+        [L, 0],
+        [L, 4.95],
+      ]),
+      cut([
+        [L, 5.05],
+        [L, W],
+        [L - run, W],
+      ]),
+    ];
+  };
+
+  it('allows the 90° strip corners and a pointed end of 90°, and finds a 20° point reaching 1.4 mm past its 0.6 mm width', () => {
+    expect(isClean(check([cut(rect(10, 2, 3, 3))]))).toBe(true);
+    expect(isClean(check(pointedEnd(90)))).toBe(true);
+    const sharp = check(pointedEnd(20));
+    expect(sharp.thinMetal.length).toBeGreaterThan(0);
+    for (const c of sharp.thinMetal) expect(middle(c)[0]).toBeGreaterThan(L - 2);
+  });
+});
+
+describe('final check: openings', () => {
+  it('finds a slot 0.15 mm wide and passes one 0.25 mm wide', () => {
+    expect(narrowest(check([cut(rect(10, 5, 4, 0.15))]).narrowOpenings)).toBeCloseTo(0.15, 3);
+    expect(isClean(check([cut(rect(10, 5, 4, 0.25))]))).toBe(true);
+  });
+
+  it('finds the pinch of a slot narrowed to 0.1 mm and locates it', () => {
+    const pinched: Pt[] = [
+      [10, 4],
+      [14.5, 4],
+      [14.5, 4.95],
+      [15.5, 4.95],
+      [15.5, 4],
+      [20, 4],
+      [20, 6],
+      [15.5, 6],
+      [15.5, 5.05],
+      [14.5, 5.05],
+      [14.5, 6],
+      [10, 6],
+    ];
+    const p = check([cut(pinched)]);
+    expect(narrowest(p.narrowOpenings)).toBeCloseTo(0.1, 3);
+    for (const c of p.narrowOpenings) expect(middle(c)[0]).toBeGreaterThan(14.4);
+  });
+
+  it('allows the sharp corners of a square opening and a notch from the outline at least the floor wide', () => {
+    expect(isClean(check([cut(rect(10, 2, 3, 3)), cut(rect(30, 0, 0.3, 3))]))).toBe(true);
+    expect(narrowest(check([cut(rect(30, 0, 0.1, 3))]).narrowOpenings)).toBeCloseTo(0.1, 3);
+  });
+});
+
+describe('final check: pieces and islands', () => {
+  it('reports metal left inside an opening as an island, inside an edge cut as detached', () => {
+    expect(check([cut(rect(10, 2, 6, 6), rect(12, 4, 2, 2))]).islands).toHaveLength(1);
+    expect(check([cut(rect(10, 0, 6, 6), rect(12, 1, 2, 2))]).detached).toHaveLength(1);
+  });
+
+  it('counts two pieces when a cut crosses the strip from edge to edge', () => {
+    expect(check([cut(rect(20, 0, 2, W))]).pieces).toBe(2);
+    expect(check([cut(rect(20, 0, 2, 5))]).pieces).toBe(1);
+  });
+
+  it('builds the outline of a strip with shaped ends as one loop with the metal inside', () => {
+    const loops = metalLoops(
+      [
+        cut([
+          [0, 0],
+          [3, 0],
+          [0, 3],
+        ]),
+        cut([
+          [L, W],
+          [L - 3, W],
+          [L, W - 3],
+        ]),
+      ],
+      L * 1000,
+      W * 1000,
+    );
+    expect(loops.kinds).toEqual(['outline']);
+    expect(twiceArea(loops.loops[0]!) / 2e6).toBeCloseTo(L * W - 9, 6);
+  });
+});
+
+describe('final check: simple rings', () => {
+  const problems = (rings: Ring[]) => {
+    const set = ringSet(rings);
+    return simplicityProblems(set, segmentGrid(set, 250)).map((p) => p.kind);
+  };
+
+  it('finds a bow-tie, a zero-length segment, a spike and two rings that touch', () => {
+    expect(
+      problems([
+        ring([
+          [0, 0],
+          [2, 2],
+          [2, 0],
+          [0, 2],
+        ]),
+      ]),
+    ).toContain('self-crossing');
+    expect(
+      problems([
+        ring([
+          [0, 0],
+          [2, 0],
+          [2, 0],
+          [2, 2],
+        ]),
+      ]),
+    ).toContain('zero-length');
+    expect(
+      problems([
+        ring([
+          [0, 0],
+          [2, 0],
+          [3, 0],
+          [2.5, 0],
+          [2, 2],
+        ]),
+      ]),
+    ).toContain('back-tracking');
+    expect(problems([ring(rect(0, 0, 1, 1)), ring(rect(1, 0, 1, 1))])).toContain('rings-touch');
+    expect(problems([ring(rect(0, 0, 1, 1)), ring(rect(1.001, 0, 1, 1))])).toEqual([]);
+  });
+
+  it('mends a bow-tie a few micrometres across at the seam of a cusp, keeping the ring', () => {
+    // A heart whose cusp is the ring's start: the last segment comes back into the cusp across
+    // the first one, leaving a loop a few micrometres across.
+    const heart = ring([
+      [39.275, 5.1],
+      [39.266, 5.094],
+      [38.6, 4.6],
+      [38.3, 5.2],
+      [39.0, 6.0],
+      [39.3, 6.4],
+      [39.6, 6.0],
+      [40.3, 5.2],
+      [40.0, 4.6],
+      [39.262, 5.104],
+      [39.277, 5.111],
+    ]);
+    expect(problems([heart])).toContain('self-crossing');
+    const mended = mendRing(heart)!;
+    expect(problems([mended])).toEqual([]);
+    expect(Math.abs(twiceArea(mended) / twiceArea(heart) - 1)).toBeLessThan(0.01);
+  });
+
+  it('mends while writing the file: the rounded cuts come back simple', () => {
+    const { cuts, problems: p } = finalCuts(
+      [
+        {
+          outer: [
+            [20, 5],
+            [24, 5],
+            [24, 8],
+            [20, 8],
+            [20.5, 4.9],
+          ],
+          holes: [],
+        },
+      ],
+      L * 1000,
+      W * 1000,
+      rules,
+    );
+    expect(p.notSimple).toEqual([]);
+    expect(cuts).toHaveLength(1);
+  });
+});
+
+describe('final check: properties', () => {
+  it('flags two round holes exactly when the metal between them is under the floor', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0.5, max: 2, noNaN: true }),
+        fc.double({ min: 0.5, max: 2, noNaN: true }),
+        fc.double({ min: 0.05, max: 1.2, noNaN: true }),
+        fc.double({ min: -Math.PI / 3, max: Math.PI / 3, noNaN: true }),
+        (r1, r2, gap, angle) => {
+          const d = r1 + r2 + gap;
+          const c1: Pt = [30 - (d / 2) * Math.cos(angle), 5 - (d / 2) * Math.sin(angle)];
+          const c2: Pt = [30 + (d / 2) * Math.cos(angle), 5 + (d / 2) * Math.sin(angle)];
+          // Both holes well inside the strip, so only the metal between them is measured.
+          if (Math.min(c1[1] - r1, c2[1] - r2) < 0.8 || Math.max(c1[1] + r1, c2[1] + r2) > W - 0.8) return;
+          // Polygons inscribed in the circles: the true gap between them is up to a sagitta larger.
+          const n = 256;
+          const p = check([cut(circle(c1[0], c1[1], r1, n)), cut(circle(c2[0], c2[1], r2, n))]);
+          const sag = Math.max(r1, r2) * (1 - Math.cos(Math.PI / n)) + 0.002;
+          if (gap < 0.6 - 0.002) expect(p.thinMetal.length).toBeGreaterThan(0);
+          if (gap > 0.6 + sag) expect(p.thinMetal).toEqual([]);
+          expect(p.narrowOpenings).toEqual([]);
+        },
+      ),
+      { numRuns: 300, seed: 11 },
+    );
+  });
+});
