@@ -1,13 +1,13 @@
 /**
  * `npm run bench`: the REST part (bench/rest.ts) and then the pipeline part (bench/pipeline.ts,
- * in a process of its own so that its memory figure is the service's alone), printed as one
- * table. `npm run bench -- rest` or `-- pipeline` runs one part. Settings: BENCH_RUNS and
- * BENCH_DESPECKLE (pipeline), BENCH_REST_SEC, BENCH_REST_RUNS and BENCH_REST_CONNECTIONS (REST).
+ * the baseline tree and the working tree side by side, each service in a process of its own so
+ * that its memory figure is the service's alone), printed as two tables. `npm run bench -- rest`
+ * or `-- pipeline` runs one part. Settings: BENCH_RUNS, BENCH_DESPECKLE and BENCH_BASELINE
+ * (pipeline), BENCH_REST_SEC, BENCH_REST_RUNS and BENCH_REST_CONNECTIONS (REST).
  */
-import { fork } from 'node:child_process';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
-import { join } from 'node:path';
-import type { PipelineSummary } from './pipeline.ts';
+import { runPipelineBench } from './pipeline.ts';
+import { printPipeline } from './pipeline-report.ts';
 import { runRestBench, type RestResult } from './rest.ts';
 
 const only = process.argv[2];
@@ -17,21 +17,16 @@ if (only !== undefined && only !== 'rest' && only !== 'pipeline') {
 
 const loadBefore = loadavg()[0]!;
 const rest = only === 'pipeline' ? undefined : await runRestBench();
-const pipeline = only === 'rest' ? undefined : await runPipeline();
+const pipeline = only === 'rest' ? undefined : await runPipelineBench();
 
-console.table([...(rest ? restRows(rest) : []), ...(pipeline ? pipelineRows(pipeline) : [])]);
 if (rest) {
+  console.table(restRows(rest));
   console.log(
     `REST: ${rest.connections} connections, ${rest.runs} runs of ${rest.seconds} s per server and case, median; ` +
       `peak RSS of the service process: ${mb(rest.servicePeakRss)}`,
   );
 }
-if (pipeline) {
-  console.log(
-    `pipeline: ${pipeline.runs} runs per design, median; peak RSS of the service process (workers included): ` +
-      `${mb(pipeline.peakRss)}; GET /capabilities median while a 24 MP upload is processed: ${pipeline.capsDuringMs.toFixed(1)} ms`,
-  );
-}
+if (pipeline) printPipeline(pipeline);
 console.log(
   `machine: ${cpus()[0]?.model}, ${availableParallelism()} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ` +
     `Node ${process.versions.node}; load average ${loadBefore.toFixed(1)} at start, ${loadavg()[0]!.toFixed(1)} at end`,
@@ -52,38 +47,4 @@ function restRows(result: RestResult) {
     ratio: `${(r.serviceRps / r.bareRps).toFixed(2)}x`,
     'target / outcome': `${r.target}: ${r.met ? 'met' : 'NOT met'}`,
   }));
-}
-
-function pipelineRows(summary: PipelineSummary) {
-  return summary.rows.map((r) => ({
-    part: 'pipeline',
-    case: `${r.design}, ${r.job}`,
-    measured: `${r['pipeline median (ms)']} ms pipeline, ${r['request median (ms)']} ms request`,
-    reference:
-      typeof r['potrace C (ms)'] === 'number' ? `potrace C ${r['potrace C (ms)']} ms` : 'potrace C not installed',
-    ratio: r['ratio to potrace C'] === 'n/a' ? 'n/a' : `${r['ratio to potrace C']}x`,
-    'target / outcome': r.outcome,
-  }));
-}
-
-/** bench/pipeline.ts in a child with an IPC channel, as `npm run bench` starts Node for it. */
-function runPipeline(): Promise<PipelineSummary> {
-  return new Promise((resolve, reject) => {
-    const child = fork(join(import.meta.dirname, 'pipeline.ts'), {
-      execArgv: ['--expose-gc', '--import', 'tsx'],
-      // The allocator settings of `npm start` (package.json), unless the caller set others.
-      env: {
-        ...process.env,
-        MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
-        MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '1048576',
-      },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    let summary: PipelineSummary | undefined;
-    child.on('message', (message) => (summary = message as PipelineSummary));
-    child.on('error', reject);
-    child.on('exit', (code) =>
-      summary ? resolve(summary) : reject(new Error(`bench/pipeline.ts exited with ${code} before reporting`)),
-    );
-  });
 }

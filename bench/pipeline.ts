@@ -1,87 +1,59 @@
 /**
- * The pipeline inside the service on the three shared designs (median of
- * repeated uploads, each in a fresh job), Debian's potrace C program on the same thresholded
- * bitmaps for comparison, peak memory of the process (workers included), and how fast
- * GET /capabilities answers while a 24-megapixel upload is being processed. The second part of
- * `npm run bench` (bench/index.ts); alone: `node --expose-gc --import tsx bench/pipeline.ts`.
+ * The pipeline part of `npm run bench`: the designs of bench/designs.ts uploaded into the real
+ * service of the baseline tree (bench/baseline.ts) and of the working tree, side by side in one run.
+ * Each tree's service runs in a child process of its own per configuration (bench/service-child.ts):
+ * the default designs at the contract's configuration, then the stress designs with the lowered
+ * despeckle fraction (BENCH_DESPECKLE, default 0.00001). After one untimed upload each, every round
+ * uploads each design once into each tree, back to back, the tree going first alternating between
+ * rounds, so a shared machine's drift falls on both alike; medians over BENCH_RUNS rounds (5).
+ * Printed by bench/pipeline-report.ts.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import sharp from 'sharp';
-import { systemClock } from '../core/clock.ts';
-import { silentLogger } from '../core/logger.ts';
-import { cryptoRandomness } from '../core/randomness.ts';
-import { API_BASE_PATH } from '../core/urls.ts';
-import { buildService } from '../http/service.ts';
+import { materialiseBaseline, type Baseline } from './baseline.ts';
+import { median, prepareDesigns, type BenchDesign, type DesignGroup } from './designs.ts';
+import { onExit } from './on-exit.ts';
+import type { ChildReply, ChildRequest } from './service-child.ts';
+import { startServiceChild, type ServiceChild } from './start-service-child.ts';
 
-const benchDir = resolve(import.meta.dirname, '../../shared/bench');
-const runs = Number(process.env.BENCH_RUNS ?? 5);
-const designs = [
-  { name: 'standard strip (100 openings)', file: 'strip-100-holes-1536x1024.png' },
-  { name: 'lace (2200 openings)', file: 'lace-2200-holes-1536x1024.png' },
-  { name: '24 MP lace (8500 openings)', file: 'lace-24mp-8192x2929.png' },
-];
+export type Tree = 'baseline' | 'current';
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-async function inkBox(png: Buffer) {
-  const { data, info } = await sharp(png, { limitInputPixels: 24e6 })
-    .flatten({ background: '#fff' })
-    .greyscale()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  let x0 = info.width,
-    y0 = info.height,
-    x1 = -1,
-    y1 = -1;
-  for (let y = 0; y < info.height; y++)
-    for (let x = 0; x < info.width; x++)
-      if (data[y * info.width + x]! < 128) {
-        if (x < x0) x0 = x;
-        if (x > x1) x1 = x;
-        if (y < y0) y0 = y;
-        if (y > y1) y1 = y;
-      }
-  return { ratio: (x1 - x0 + 1) / (y1 - y0 + 1), data, w: info.width, h: info.height };
+/** One tree's figures for one design. */
+export interface TreeFigures {
+  /** Status and the error findings' codes (else the submission's status or the error code); each distinct one. */
+  outcome: string;
+  /** Median of the submissions' `durationMs`; undefined when no upload reported one. */
+  medianMs: number | undefined;
+  /** Median CPU time of the service process (all threads) during the upload. */
+  cpuMedianMs: number;
 }
 
-function potraceMs(data: Buffer, w: number, h: number): number | undefined {
-  if (spawnSync('potrace', ['--version']).status !== 0) return undefined;
-  const dir = mkdtempSync(join(tmpdir(), 'bench-potrace-'));
-  const rowBytes = Math.ceil(w / 8);
-  const pbm = Buffer.alloc(rowBytes * h);
-  for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++) if (data[y * w + x]! < 128) pbm[y * rowBytes + (x >> 3)]! |= 0x80 >> (x & 7);
-  const file = join(dir, 'design.pbm');
-  writeFileSync(file, Buffer.concat([Buffer.from(`P4\n${w} ${h}\n`), pbm]));
-  const times = Array.from({ length: 3 }, () => {
-    const t = performance.now();
-    execFileSync('potrace', ['-s', '-o', join(dir, 'out.svg'), file]);
-    return performance.now() - t;
-  });
-  rmSync(dir, { recursive: true, force: true });
-  return median(times);
+export interface PipelineRow {
+  design: BenchDesign;
+  baseline: TreeFigures | undefined;
+  current: TreeFigures;
 }
 
-// Everything the benchmark itself needs (reading, sizing, the potrace C run) happens before the
-// service starts, so the memory sampled is the service's alone.
-const prepared = [];
-for (const design of designs) {
-  const png = readFileSync(join(benchDir, design.file));
-  const box = await inkBox(png);
-  const lengthMm = Math.min(155, Math.floor(80 * box.ratio * 0.98));
-  prepared.push({
-    ...design,
-    png,
-    lengthMm,
-    widthMm: Number((lengthMm / box.ratio).toFixed(2)),
-    potraceCMs: potraceMs(box.data, box.w, box.h),
-  });
+export interface PipelineSummary {
+  rows: PipelineRow[];
+  runs: number;
+  despeckleAreaFraction: number;
+  /** The baseline's ref and commit, or why there is none. */
+  baseline: { ref: string; commit: string } | { skipped: string };
+  /** HEAD of the working tree and how many tracked files differ from it. */
+  current: string;
+  /** Peak RSS (VmHWM) of each service process. */
+  peakRss: Record<DesignGroup, Partial<Record<Tree, number>>>;
+  /** Median latency of `GET /capabilities` during the 24 MP uploads. */
+  capsDuringMs: Partial<Record<Tree, number>>;
 }
-(globalThis as { gc?: () => void }).gc?.();
 
+type Uploaded = Extract<ChildReply, { type: 'uploaded' }>;
+
+const repoRoot = resolve(import.meta.dirname, '..');
+/** Raised so that no upload waits; the pipeline's own settings stay the contract's. */
 const limits = {
   jobsPerHourPerIp: 1e6,
   globalJobsPerDay: 1e6,
@@ -89,107 +61,158 @@ const limits = {
   globalSubmissionsPerMinute: 1e6,
   globalSubmissionsPerDay: 1e6,
 };
-const work = mkdtempSync(join(tmpdir(), 'bench-service-'));
-// Every lace opening is under 0.04 % of the piece's area, so the contract's despeckling would fill
-// them all (and the gate refuse the design as FEATURES_TOO_FINE) at any job size. The benchmark
-// lowers the fraction so each design runs through every stage with all its openings.
-const despeckleAreaFraction = Number(process.env.BENCH_DESPECKLE ?? 0.00001);
-writeFileSync(join(work, 'config.json'), JSON.stringify({ limits, manufacturing: { despeckleAreaFraction } }));
-// The real service as `npm start` builds it: system clock, worker pool, embedded database.
-const service = await buildService(
-  {
-    port: 0,
-    siteUrl: 'http://localhost:8787',
-    databaseUrl: `file:${join(work, 'bench.db')}`,
-    databaseAuthToken: undefined,
-    configFile: join(work, 'config.json'),
-    apiEnabled: true,
-    trustProxy: false,
-  },
-  { clock: systemClock, random: cryptoRandomness, log: silentLogger },
-);
-const api = (path: string, init?: RequestInit) =>
-  Promise.resolve(
-    service.app.request(`http://localhost:8787${API_BASE_PATH}${path}`, init, {
-      incoming: { socket: { remoteAddress: '127.0.0.1' } },
-    }),
-  );
-async function openJob(body: unknown) {
-  const response = await api('/jobs', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const json: any = await response.json();
-  return { id: json.job.id as string, secret: json.credentials.jobSecret as string };
-}
-const uploadPng = (job: { id: string; secret: string }, png: Buffer) =>
-  api(`/jobs/${job.id}/submissions`, {
-    method: 'POST',
-    headers: { 'content-type': 'image/png', authorization: `Bearer ${job.secret}` },
-    body: png as unknown as BodyInit,
-  });
-let peakRss = process.memoryUsage().rss;
-const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 10);
 
-const rows = [];
-let capsDuringMs = 0;
-for (const design of prepared) {
-  const { png, lengthMm, widthMm, potraceCMs: c } = design;
-  const server: number[] = [];
-  const wall: number[] = [];
-  let outcome = '';
-  for (let i = 0; i < runs; i++) {
-    const job = await openJob({ productType: 'bracelet', size: { lengthMm }, widthMm });
-    let probing = design.file.includes('24mp');
-    const probes: number[] = [];
-    const probe = (async () => {
-      while (probing) {
-        const t = performance.now();
-        await api('/capabilities');
-        probes.push(performance.now() - t);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    })();
-    const t = performance.now();
-    const response = await uploadPng(job, png);
-    wall.push(performance.now() - t);
-    probing = false;
-    await probe;
-    if (probes.length) capsDuringMs = Math.max(capsDuringMs, median(probes));
-    const body: any = await response.json();
-    server.push(body.submission?.durationMs ?? NaN);
-    if (process.env.BENCH_DEBUG) console.log(design.file, wall.at(-1));
-    outcome = `${response.status} ${body.submission?.status ?? body.error?.code} ${(body.submission?.validation.errors ?? []).map((e: any) => e.code).join(',')}`;
+export async function runPipelineBench(): Promise<PipelineSummary> {
+  const runs = Number(process.env.BENCH_RUNS ?? 5);
+  const despeckleAreaFraction = Number(process.env.BENCH_DESPECKLE ?? 0.00001);
+  // At the contract's fraction every opening of the stress designs is filled and they are
+  // refused FEATURES_TOO_FINE; lowered, they run through every stage with all their openings.
+  const configs: Record<DesignGroup, object> = {
+    default: { limits },
+    stress: { limits, manufacturing: { despeckleAreaFraction } },
+  };
+  // Sizing the jobs and timing potrace C happen before any service starts.
+  const designs = await prepareDesigns();
+
+  const made = materialiseBaseline(repoRoot);
+  const trees = {
+    baseline: 'baseline' in made ? made.baseline : undefined,
+    skipped: 'skipped' in made ? made.skipped : undefined,
+  };
+  if (trees.skipped) console.error(`pipeline bench: no baseline (${trees.skipped}); measuring the working tree alone`);
+  const work = mkdtempSync(join(tmpdir(), 'bench-pipeline-'));
+  const live = new Set<ServiceChild>();
+  const stopAll = onExit(() => {
+    for (const child of live) child.process.kill();
+    rmSync(work, { recursive: true, force: true });
+  });
+  const uploads = new Map(designs.map((d) => [d, { baseline: [] as Uploaded[], current: [] as Uploaded[] }]));
+  const peakRss: PipelineSummary['peakRss'] = { default: {}, stress: {} };
+  try {
+    for (const group of ['default', 'stress'] as const) {
+      const configFile = join(work, `${group}.json`);
+      writeFileSync(configFile, JSON.stringify(configs[group]));
+      const start = (tree: Tree, root: string) =>
+        startServiceChild(root, configFile, join(work, `${group}-${tree}.db`), live);
+      const inGroup = designs.filter((d) => d.group === group);
+      peakRss[group] = await measureGroup(inGroup, designs[0]!, runs, trees, start, (design, tree, reply) =>
+        uploads.get(design)![tree].push(reply),
+      );
+    }
+  } finally {
+    stopAll();
+    trees.baseline?.remove();
   }
-  rows.push({
-    design: design.name,
-    job: `${lengthMm} x ${widthMm} mm`,
-    outcome,
-    'pipeline median (ms)': Math.round(median(server)),
-    'request median (ms)': Math.round(median(wall)),
-    'potrace C (ms)': c === undefined ? 'not installed' : Math.round(c),
-    'ratio to potrace C': c === undefined ? 'n/a' : (median(server) / c).toFixed(1),
-  });
-}
-clearInterval(sampler);
-await service.close();
-rmSync(work, { recursive: true, force: true });
-const summary: PipelineSummary = { rows, peakRss, capsDuringMs, runs };
-// Started by bench/index.ts (with an IPC channel), the figures go to its combined table.
-if (process.send) process.send(summary, () => process.disconnect());
-else printPipeline(summary);
 
-export interface PipelineSummary {
-  rows: typeof rows;
-  peakRss: number;
-  capsDuringMs: number;
-  runs: number;
+  const hasBaseline = trees.skipped === undefined;
+  const capsDuringMs: PipelineSummary['capsDuringMs'] = {};
+  for (const tree of hasBaseline ? (['baseline', 'current'] as const) : (['current'] as const)) {
+    const probes = [...uploads.values()].flatMap((u) => u[tree].flatMap((x) => x.probesMs));
+    if (probes.length) capsDuringMs[tree] = median(probes);
+  }
+  return {
+    rows: designs.map((design) => ({
+      design,
+      baseline: hasBaseline ? figures(uploads.get(design)!.baseline) : undefined,
+      current: figures(uploads.get(design)!.current),
+    })),
+    runs,
+    despeckleAreaFraction,
+    baseline:
+      'baseline' in made && hasBaseline
+        ? { ref: made.baseline.ref, commit: made.baseline.commit }
+        : { skipped: trees.skipped! },
+    current: describeWorkingTree(),
+    peakRss,
+    capsDuringMs,
+  };
 }
 
-function printPipeline({ rows, peakRss, capsDuringMs, runs }: PipelineSummary): void {
-  console.table(rows);
-  console.log(`peak RSS of the service process (workers included): ${(peakRss / 1e6).toFixed(0)} MB`);
-  console.log(`GET /capabilities median while a 24 MP upload is processed: ${capsDuringMs.toFixed(1)} ms`);
-  console.log(`runs per design: ${runs}; machine: ${cpus()[0]?.model}, ${availableParallelism()} cores`);
+/**
+ * One configuration: a service per tree, one untimed upload of `warmUp` each (no timed upload then
+ * waits for a worker's warm-up), the rounds, and each service's peak RSS. A baseline that fails is
+ * dropped, saying why, and the working tree measured alone; a failure of the working tree ends the
+ * benchmark.
+ */
+async function measureGroup(
+  designs: BenchDesign[],
+  warmUp: BenchDesign,
+  runs: number,
+  trees: { baseline: Baseline | undefined; skipped: string | undefined },
+  start: (tree: Tree, root: string) => Promise<ServiceChild>,
+  record: (design: BenchDesign, tree: Tree, reply: Uploaded) => void,
+): Promise<Partial<Record<Tree, number>>> {
+  const dropBaseline = (why: string) => {
+    trees.skipped = why;
+    console.error(`pipeline bench: baseline dropped (${why}); measuring the working tree alone`);
+    trees.baseline?.remove();
+    trees.baseline = undefined;
+  };
+  const services: { tree: Tree; child: ServiceChild }[] = [];
+  if (trees.baseline) {
+    try {
+      services.push({ tree: 'baseline', child: await start('baseline', trees.baseline.root) });
+    } catch (error) {
+      dropBaseline(`its service did not start: ${(error as Error).message}`);
+    }
+  }
+  services.push({ tree: 'current', child: await start('current', repoRoot) });
+  const ask = async ({ tree, child }: (typeof services)[number], request: ChildRequest) => {
+    if (tree === 'baseline' && !trees.baseline) return undefined;
+    try {
+      return await child.ask(request);
+    } catch (error) {
+      if (tree === 'current') throw error;
+      child.process.kill();
+      dropBaseline(`its service failed: ${(error as Error).message}`);
+      return undefined;
+    }
+  };
+  const upload = ({ file, lengthMm, widthMm }: BenchDesign, probe: boolean): ChildRequest => {
+    return { type: 'upload', file, lengthMm, widthMm, probe };
+  };
+
+  for (const service of services) await ask(service, upload(warmUp, false));
+  for (let round = 0; round < runs; round++) {
+    const order = round % 2 === 0 ? services : [...services].reverse();
+    for (const design of designs) {
+      for (const service of order) {
+        const reply = await ask(service, upload(design, design.probe));
+        if (reply?.type !== 'uploaded') continue;
+        record(design, service.tree, reply);
+        if (process.env.BENCH_DEBUG) {
+          console.error(service.tree, design.name, reply.outcome, reply.durationMs, Math.round(reply.cpuMs));
+        }
+      }
+    }
+  }
+  const peakRss: Partial<Record<Tree, number>> = {};
+  for (const service of services) {
+    const reply = await ask(service, { type: 'close' });
+    if (reply?.type === 'closed') peakRss[service.tree] = reply.peakRss;
+  }
+  return peakRss;
+}
+
+function figures(uploaded: Uploaded[]): TreeFigures {
+  const times = uploaded.flatMap((u) => (u.durationMs === null ? [] : [u.durationMs]));
+  return {
+    outcome: [...new Set(uploaded.map((u) => u.outcome))].join(' / '),
+    medianMs: times.length ? median(times) : undefined,
+    cpuMedianMs: median(uploaded.map((u) => u.cpuMs)),
+  };
+}
+
+function describeWorkingTree(): string {
+  try {
+    const git = (...args: string[]) =>
+      execFileSync('git', ['--no-optional-locks', '-C', repoRoot, ...args], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+    const changed = git('status', '--porcelain', '--untracked-files=no').split('\n').filter(Boolean).length;
+    return `working tree (HEAD ${git('rev-parse', '--short', 'HEAD').trim()}, ${changed} tracked files changed)`;
+  } catch {
+    return 'working tree';
+  }
 }
