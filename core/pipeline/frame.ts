@@ -48,6 +48,13 @@ export function frameStrip(raster: StripRaster, options: FrameOptions, ctx: Find
   }
   const beforeWidening = thin.necks.length + thin.webs.length > 0 ? raster.data.slice() : undefined;
   const thickened = widenThinMetal(raster, thin, options.neckTargetMm);
+  // A web is widened chord by chord to the target; a thin part by an estimate of its width, which
+  // for a part that narrows (a waist, a tapering finger) may fall short: those are measured again.
+  for (let round = 1, left = thin.necks; left.length > 0 && round < MAX_NECK_ROUNDS; round++) {
+    const again = thinMetal(raster, options);
+    left = [...again.spurs, ...again.necks];
+    widenThinMetal(raster, { necks: left, webs: again.webs, air: again.air }, options.neckTargetMm);
+  }
   const air = surveyAir(raster, options.minOpeningMm);
   if (beforeWidening && air.verdict.some((v) => v === 'narrow' || v === 'pinched')) {
     raster.data.set(beforeWidening);
@@ -59,6 +66,9 @@ export function frameStrip(raster: StripRaster, options: FrameOptions, ctx: Find
   fill(raster, air.residue);
   return { warnings, errors: [], air, thickened };
 }
+
+/** Rounds of widening thin parts before leaving the rest to the final check. */
+const MAX_NECK_ROUNDS = 3;
 
 function bridgeIslands(raster: StripRaster, parts: Labels, options: FrameOptions, ctx: FindingContext): Finding[] {
   const { w, h } = raster;

@@ -3,7 +3,9 @@ import { finding, type FindingContext, type Location } from './findings.ts';
 import type { StripRaster } from './raster.ts';
 import { MAX_LOCATIONS } from './spots.ts';
 import { airRegions, isProtrusion, isTip, surveyMetal, type ThinPart } from './thin-metal.ts';
+import type { Labels } from './labels.ts';
 import { findWebs, type Web } from './webs.ts';
+import { widenWeb } from './widen-web.ts';
 
 export interface ReinforceOptions {
   minOpeningMm: number;
@@ -20,6 +22,8 @@ export interface ReinforceOptions {
 export interface ThinMetal {
   necks: ThinPart[];
   webs: Web[];
+  /** The air regions they were measured against (widening a web needs its sides). */
+  air: Labels;
 }
 
 /** Finds the metal under the floor that is not a tip: hairline spurs apart, necks and webs. */
@@ -31,7 +35,17 @@ export function thinMetal(raster: StripRaster, options: ReinforceOptions): ThinM
   const px = Math.min(raster.mmPerPxX, raster.mmPerPxY);
   // The raster floor keeps one pixel of margin, as the opening does (see depthForWidth).
   const webs = findWebs(raster, air, survey.core, survey.depth, options.minMetalMm / px + 1);
-  return { spurs, necks: thin.filter((t) => !spurs.includes(t)), webs };
+  // A thin bar between two air regions is both a thin part and a web: as a web it is measured
+  // place by place across it, so it is widened (and reported) as that.
+  const acrossWebs = new Set(
+    webs.flatMap((web) =>
+      web.chords.map((c) => Math.round((c.ay + c.by) / 2) * raster.w + Math.round((c.ax + c.bx) / 2)),
+    ),
+  );
+  const necks = thin.filter(
+    (t) => !spurs.includes(t) && !(t.sides.length >= 2 && t.pixels.some((i) => acrossWebs.has(i))),
+  );
+  return { spurs, necks, webs, air };
 }
 
 /** Shaves hairline spurs off, in place: dead ends (one wide part, one air region) too thin to keep. */
@@ -49,8 +63,9 @@ export function shaveSpurs(raster: StripRaster, spurs: readonly ThinPart[], ctx:
  * wide enough is the caller's to check.
  */
 export function widenThinMetal(raster: StripRaster, thin: ThinMetal, targetMm: number): Location[] {
+  const targetPx = targetMm / Math.min(raster.mmPerPxX, raster.mmPerPxY);
+  for (const web of thin.webs) widenWeb(raster, thin.air, web, targetPx);
   for (const neck of thin.necks) widenNeck(raster, neck, targetMm);
-  for (const web of thin.webs) widenWeb(raster, web, targetMm);
   return [...thin.necks.map((n) => n.at), ...thin.webs.map((w) => w.at)];
 }
 
@@ -84,19 +99,4 @@ function widenNeck(raster: StripRaster, neck: ThinPart, targetMm: number): void 
     if (airBeside) edge.push(x, y);
   }
   for (let e = 0; e < edge.length; e += 2) stampDisc(raster, edge[e]!, edge[e + 1]!, growPx);
-}
-
-/**
- * Widens a web by pushing back the air on either side of each narrow place: a disc of half the
- * missing width at each end, or of all of it when the other end lies beyond the strip edge.
- */
-function widenWeb(raster: StripRaster, web: Web, targetMm: number): void {
-  const { w, h } = raster;
-  const targetPx = targetMm / Math.min(raster.mmPerPxX, raster.mmPerPxY);
-  for (const c of web.chords) {
-    const missing = Math.max(0, targetPx - c.gapPx);
-    const beyond = c.bx < 0 || c.by < 0 || c.bx >= w || c.by >= h;
-    stampDisc(raster, c.ax, c.ay, (beyond ? missing : missing / 2) + 0.5);
-    if (!beyond) stampDisc(raster, c.bx, c.by, missing / 2 + 0.5);
-  }
 }

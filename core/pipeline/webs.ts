@@ -113,14 +113,22 @@ function websAround(
     return sideOf[j] === -2 ? 0 : sideOf[j]!;
   };
   const found: { sides: [number, number]; chord: WebChord }[] = [];
+  const inFrame = (j: number) => {
+    const x = j % cw;
+    const y = (j - x) / cw;
+    return x === 0 || y === 0 || x === cw - 1 || y === ch - 1;
+  };
   for (let cy = 1; cy < ch - 1; cy++) {
     for (let cx = 1; cx < cw - 1; cx++) {
       const i = cy * cw + cx;
       if (feature[i]) continue;
-      for (const j of [i + 1, i + cw]) {
-        if (feature[j] || (j === i + 1 && cx === cw - 2) || (j === i + cw && cy === ch - 2)) continue;
-        const a = nearest[i]!;
-        const b = nearest[j]!;
+      const a = nearest[i]!;
+      // Across the web: to the next metal pixel's nearest air (right and down, each pair once),
+      // or straight into the air beside it (all four ways: a web one pixel wide has no metal pair).
+      for (const j of [i + 1, i + cw, i - 1, i - cw]) {
+        const air = feature[j] === 1;
+        if (!air && (j < i || inFrame(j))) continue;
+        const b = air ? j : nearest[j]!;
         const sa = side(a);
         const sb = side(b);
         if (sa === sb || sa === 0 || sb === 0 || (sa !== k && sb !== k)) continue;
@@ -132,20 +140,8 @@ function websAround(
         const by = Math.floor(b / cw) + y0 - 1;
         const gapPx = Math.hypot(ax - bx, ay - by) - 1;
         if (gapPx >= floorPx) continue;
-        const [first, second] =
-          sa === k
-            ? [
-                [ax, ay],
-                [bx, by],
-              ]
-            : [
-                [bx, by],
-                [ax, ay],
-              ];
-        found.push({
-          sides: [k, other],
-          chord: { ax: first![0]!, ay: first![1]!, bx: second![0]!, by: second![1]!, gapPx },
-        });
+        const chord = sa === k ? { ax, ay, bx, by, gapPx } : { ax: bx, ay: by, bx: ax, by: ay, gapPx };
+        found.push({ sides: [k, other], chord });
       }
     }
   }
@@ -178,15 +174,19 @@ function nearbyGroups(chords: WebChord[], spacing: number): WebChord[][] {
 }
 
 function web(raster: StripRaster, sides: [number, number], chords: WebChord[]): Web {
-  let narrowest = chords[0]!;
   let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
+  let minGap = Infinity;
   for (const c of chords) {
-    if (c.gapPx < narrowest.gapPx) narrowest = c;
+    minGap = Math.min(minGap, c.gapPx);
     minX = Math.min(minX, c.ax, c.bx);
     maxX = Math.max(maxX, c.ax, c.bx);
     minY = Math.min(minY, c.ay, c.by);
     maxY = Math.max(maxY, c.ay, c.by);
   }
+  // Of the narrowest places (within half a pixel), the one nearest the middle of the web.
+  const [mx, my] = [(minX + maxX) / 2, (minY + maxY) / 2];
+  const off = (c: WebChord) => Math.hypot((c.ax + c.bx) / 2 - mx, (c.ay + c.by) / 2 - my);
+  const narrowest = chords.filter((c) => c.gapPx <= minGap + 0.5).reduce((a, b) => (off(b) < off(a) ? b : a));
   const sx = raster.mmPerPxX;
   const sy = raster.mmPerPxY;
   const round = (v: number) => Number(v.toFixed(2));

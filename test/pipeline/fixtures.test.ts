@@ -2,16 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { submissionEnvelopeSchema } from '../../core/contract/submission.ts';
 import { designFixtures, type DesignFixture } from '../fixtures/pipeline/designs.ts';
 import { outcomeMismatches } from '../fixtures/pipeline/expectations.ts';
-import { checkFloors } from '../helpers/floors.ts';
+import { checkCutSvg, checkFidelity, readDrawing } from '../helpers/cut-check/index.ts';
 import { bearer, openJob, uploadPng } from '../helpers/flows.ts';
 import { removeDir, startService, type TestService } from '../helpers/service.ts';
 
 /**
  * Every design fixture through the real pipeline (worker threads) on the real service: the
  * status and findings it must get, where the findings point, and for every ready design the
- * manufacturing floors measured independently on the cutting SVG (polygon offsets, no code
- * shared with the pipeline).
+ * cutting SVG measured by the independent checker (test/helpers/cut-check: no code shared with
+ * the pipeline): the floors, simple rings, one piece, and fidelity to the drawing.
  */
+const rules = { minOpeningMm: 0.2, minMetalMm: 0.6, maxTipMm: 1, maxOpeningTipMm: 0.3 };
 const limits = {
   jobsPerHourPerIp: 100000,
   globalJobsPerDay: 100000,
@@ -66,16 +67,23 @@ describe('design fixtures through the real pipeline', () => {
       const svg = await cut.text();
       expect(svg).toMatch(CUTTING_SVG);
       expect(svg.match(/<path /g)?.length ?? 0).toBe(s.geometry.cuts);
-      const floors = checkFloors(svg, { minOpeningMm: 0.2, minMetalMm: 0.6 });
+      const report = checkCutSvg(svg, rules);
       expect(
         {
-          metalPieces: floors.metalPieces,
-          trappedIslands: floors.trappedIslands,
-          narrowOpenings: floors.openingsNarrowerThan,
-          thinMetal: floors.metalNarrowerThan,
+          format: report.formatProblems,
+          polygons: report.polygonProblems,
+          pieces: report.pieces,
+          islands: report.islands.length,
+          detached: report.detached.length,
+          thinMetal: report.thinMetal,
+          narrowOpenings: report.narrowOpenings,
         },
         fixture.name,
-      ).toEqual({ metalPieces: 1, trappedIslands: 0, narrowOpenings: [], thinMetal: [] });
+      ).toEqual({ format: [], polygons: [], pieces: 1, islands: 0, detached: 0, thinMetal: [], narrowOpenings: [] });
+      const drawing = await readDrawing(await fixture.png(), { lengthMm: report.lengthMm, widthMm: report.widthMm });
+      const despeckleAreaMm2 = 0.0004 * fixture.job.lengthMm * fixture.job.widthMm;
+      const fidelity = checkFidelity(report, drawing, s.validation.warnings, { despeckleAreaMm2 });
+      expect(fidelity.failures, `${fixture.name}: ${JSON.stringify(fidelity.metal)}`).toEqual([]);
 
       const preview = await (
         await service.api(`/jobs/${job.id}/submissions/${s.no}/preview.svg`, { headers: bearer(job.secret) })

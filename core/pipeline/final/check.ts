@@ -50,7 +50,7 @@ export function finalCuts(
   W: number,
   rules: FinalRules,
 ): { cuts: FinalCut[]; problems: FinalProblems } {
-  const rounded = roundCuts(cuts);
+  const rounded = roundCuts(cuts, { L, W });
   const problems = checkFinalCuts(rounded, L, W, rules);
   const broken = new Set(problems.notSimple.filter((p) => p.kind !== 'rings-touch').map((p) => p.ring));
   if (broken.size === 0) return { cuts: rounded, problems };

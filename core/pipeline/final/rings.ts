@@ -35,27 +35,36 @@ export function thousandths(v: number): number {
  */
 export const MIN_SPACING_MM = 0.01;
 
+/** The strip's rectangle in file units, when known: points on its edge are where a cut meets the outline. */
+export interface Strip {
+  L: number;
+  W: number;
+}
+
 /**
  * A ring rounded to thousandths, with points that repeat the previous one (after rounding, or
  * within `minSpacingMm` of the last kept point) dropped; undefined when fewer than three distinct
- * points or no area remain (such a ring would cut a line, or nothing).
+ * points or no area remain (such a ring would cut a line, or nothing). A point on the strip's edge
+ * is always kept: it is where the cut meets the edge, and dropping it would leave a sliver of metal
+ * along the edge.
  */
-export function roundRing(ring: readonly Point[], minSpacingMm = MIN_SPACING_MM): Ring | undefined {
+export function roundRing(ring: readonly Point[], strip?: Strip, minSpacingMm = MIN_SPACING_MM): Ring | undefined {
   const xs: number[] = [];
   const ys: number[] = [];
+  const onEdge = (x: number, y: number) => !!strip && (x === 0 || y === 0 || x === strip.L || y === strip.W);
   let kept: Point | undefined;
   for (const point of ring) {
     const rx = thousandths(point[0]);
     const ry = thousandths(point[1]);
     const last = xs.length - 1;
     if (last >= 0 && xs[last] === rx && ys[last] === ry) continue;
-    if (kept && Math.hypot(point[0] - kept[0], point[1] - kept[1]) < minSpacingMm) continue;
+    if (kept && !onEdge(rx, ry) && Math.hypot(point[0] - kept[0], point[1] - kept[1]) < minSpacingMm) continue;
     kept = point;
     xs.push(rx);
     ys.push(ry);
   }
   const spacing = minSpacingMm * UNITS_PER_MM;
-  const nearFirst = (i: number) => Math.hypot(xs[i]! - xs[0]!, ys[i]! - ys[0]!) < spacing;
+  const nearFirst = (i: number) => !onEdge(xs[i]!, ys[i]!) && Math.hypot(xs[i]! - xs[0]!, ys[i]! - ys[0]!) < spacing;
   while (xs.length > 1 && ((xs[0] === xs.at(-1) && ys[0] === ys.at(-1)) || nearFirst(xs.length - 1))) {
     xs.pop();
     ys.pop();
@@ -84,14 +93,14 @@ export function twiceArea(ring: Ring): number {
 }
 
 /** Every cut rounded as the file writes it; cuts whose outline rounds away are left out, and so are such holes. */
-export function roundCuts(cuts: readonly CutPolygon[]): FinalCut[] {
+export function roundCuts(cuts: readonly CutPolygon[], strip?: Strip): FinalCut[] {
   const out: FinalCut[] = [];
   for (const cut of cuts) {
-    const outer = roundRing(cut.outer);
+    const outer = roundRing(cut.outer, strip);
     if (!outer) continue;
     const holes: Ring[] = [];
     for (const hole of cut.holes) {
-      const ring = roundRing(hole);
+      const ring = roundRing(hole, strip);
       if (ring) holes.push(ring);
     }
     out.push({ outer, holes });

@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import { checkCutSvg, type CutReport } from '../helpers/cut-check/index.ts';
+import { cuttingSvg, disc, rect, RULES, type Point } from '../helpers/cut-check/test-shapes.ts';
+
+const TOL = 0.03; // 1.5 × 0.02 mm pixels
+
+/** The thin-metal places of a report without the raster, for readable failures. */
+const thinOf = (report: CutReport) => report.thinMetal.map(({ kind, x, y, widthMm }) => ({ kind, x, y, widthMm }));
+
+/** A C-shaped opening (ring between radii `outer` and `inner` round (cx, cy)) open to the right by `mouth` mm. */
+function cShape(cx: number, cy: number, outer: number, inner: number, mouth: number): Point[] {
+  const points: Point[] = [];
+  const outerGap = Math.asin(mouth / 2 / outer);
+  const innerGap = Math.asin(mouth / 2 / inner);
+  for (let i = 0; i <= 72; i++) {
+    const a = outerGap + ((2 * Math.PI - 2 * outerGap) * i) / 72;
+    points.push([cx + outer * Math.cos(a), cy + outer * Math.sin(a)]);
+  }
+  for (let i = 0; i <= 72; i++) {
+    const a = 2 * Math.PI - innerGap - ((2 * Math.PI - 2 * innerGap) * i) / 72;
+    points.push([cx + inner * Math.cos(a), cy + inner * Math.sin(a)]);
+  }
+  return points;
+}
+
+describe('thin metal', () => {
+  it('passes a plain 155 × 20 mm strip with 100 round holes', () => {
+    const holes = Array.from({ length: 100 }, (_, i) => [disc(2 + (i % 50) * 3.02, i < 50 ? 6 : 14, 1.1)]);
+    const report = checkCutSvg(cuttingSvg(155, 20, holes), RULES);
+    expect(thinOf(report)).toEqual([]);
+    expect(report.narrowOpenings).toEqual([]);
+    expect(report).toMatchObject({ ok: true, pieces: 1, outlineCuts: 0, islands: [], detached: [] });
+    expect(report.openings).toHaveLength(100);
+    expect(report.openings[0]!.x).toBeCloseTo(2, 1);
+    expect(report.openings[0]!.y).toBeCloseTo(6, 1);
+    // 96-gons of radius 1.1 mm: 100 × 3.7987 mm² of air; pixel sampling errs by well under 0.1 %.
+    expect(report.metalAreaMm2).toBeCloseTo(155 * 20 - 379.87, -1);
+    expect(report.openAreaPct).toBeCloseTo((100 * 379.87) / 3100, 1);
+  });
+
+  it('fails a 0.35 mm web between two round holes, located between them, with its width', () => {
+    const report = checkCutSvg(cuttingSvg(20, 8, [[disc(8, 4, 1.5)], [disc(11.35, 4, 1.5)]]), RULES);
+    expect(report.ok).toBe(false);
+    const web = report.thinMetal.filter((place) => place.kind === 'between-boundaries');
+    expect(web).toHaveLength(1);
+    expect(web[0]!.widthMm).toBeGreaterThan(0.35 - TOL);
+    expect(web[0]!.widthMm).toBeLessThan(0.35 + TOL);
+    expect(web[0]!.x).toBeCloseTo(9.675, 1);
+    expect(web[0]!.y).toBeCloseTo(4, 1);
+    // Erosion alone would not see it: the metal stays in one piece round the holes.
+    expect(report.pieces).toBe(1);
+  });
+
+  it('fails a round hole 0.3 mm from the long edge and passes one 0.7 mm from it', () => {
+    const near = checkCutSvg(cuttingSvg(20, 8, [[disc(10, 1.3, 1)]]), RULES);
+    expect(thinOf(near)).toHaveLength(1);
+    expect(near.thinMetal[0]).toMatchObject({ kind: 'between-boundaries' });
+    expect(near.thinMetal[0]!.x).toBeCloseTo(10, 1);
+    expect(near.thinMetal[0]!.y).toBeCloseTo(0.15, 1);
+    expect(Math.abs(near.thinMetal[0]!.widthMm - 0.3)).toBeLessThan(TOL);
+
+    const far = checkCutSvg(cuttingSvg(20, 8, [[disc(10, 1.7, 1)]]), RULES);
+    expect(thinOf(far)).toEqual([]);
+    expect(far.ok).toBe(true);
+  });
+
+  it('fails a 0.25 mm bar between two large rectangular openings and passes a 0.6 mm bar', () => {
+    const thin = checkCutSvg(cuttingSvg(20, 8, [[rect(4, 2, 5, 4)], [rect(9.25, 2, 5, 4)]]), RULES);
+    const kinds = new Set(thin.thinMetal.map((place) => place.kind));
+    expect(kinds).toEqual(new Set(['between-boundaries', 'thin-part']));
+    for (const place of thin.thinMetal) {
+      expect(place.x).toBeCloseTo(9.125, 1);
+      expect(place.y).toBeGreaterThanOrEqual(2);
+      expect(place.y).toBeLessThanOrEqual(6);
+      expect(Math.abs(place.widthMm - 0.25)).toBeLessThan(TOL);
+    }
+    // The bar is 4 mm long: its middle lies 2 mm from the metal the opening keeps.
+    expect(thin.thinMetal.find((place) => place.kind === 'thin-part')!.reachMm).toBeCloseTo(2, 0);
+
+    const wide = checkCutSvg(cuttingSvg(20, 8, [[rect(4, 2, 5, 4)], [rect(9.6, 2, 5, 4)]]), RULES);
+    expect(thinOf(wide)).toEqual([]);
+    expect(wide.ok).toBe(true);
+  });
+
+  it('fails a 0.3 mm spur 2 mm long sticking into an opening, at its tip', () => {
+    const withSpur: Point[] = [
+      [5, 2],
+      [12, 2],
+      [12, 6],
+      [5, 6],
+      [5, 4.15],
+      [7, 4.15],
+      [7, 3.85],
+      [5, 3.85],
+    ];
+    const report = checkCutSvg(cuttingSvg(20, 8, [[withSpur]]), RULES);
+    expect(thinOf(report)).toHaveLength(1);
+    const spur = report.thinMetal[0]!;
+    expect(spur.kind).toBe('thin-part');
+    expect(spur.x).toBeCloseTo(7, 1);
+    expect(spur.y).toBeCloseTo(4, 0);
+    expect(Math.abs(spur.widthMm - 0.3)).toBeLessThan(TOL);
+    expect(spur.reachMm).toBeGreaterThan(1.5);
+  });
+
+  it('passes a pointed end of 30° and the strip’s square corners, and fails a sharper point', () => {
+    const pointedEnd = (degrees: number): Point[] => {
+      const base = 20 - 0.1 - 4 / Math.tan((degrees / 2) * (Math.PI / 180));
+      return [
+        [base, 0],
+        [20, 0],
+        [20, 8],
+        [base, 8],
+        [19.9, 4],
+      ];
+    };
+    const thirty = checkCutSvg(cuttingSvg(20, 8, [[pointedEnd(30)]]), RULES);
+    expect(thinOf(thirty)).toEqual([]);
+    expect(thirty.ok).toBe(true);
+    expect(thirty.outlineCuts).toBe(1);
+    // Its tip reaches r·(1/sin 15° − 1) ≈ 0.82 mm beyond the opening (r = 0.285 mm): under 1 mm.
+    const twenty = checkCutSvg(cuttingSvg(20, 8, [[pointedEnd(20)]]), RULES);
+    expect(thinOf(twenty)).toHaveLength(1);
+    expect(twenty.thinMetal[0]).toMatchObject({ kind: 'thin-part' });
+    expect(twenty.thinMetal[0]!.x).toBeCloseTo(19.85, 1);
+    expect(twenty.thinMetal[0]!.y).toBeCloseTo(4, 1);
+  });
+
+  it('fails the 0.3 mm mouth of a C-shaped opening as a neck, at the mouth', () => {
+    const report = checkCutSvg(cuttingSvg(20, 8, [[cShape(10, 4, 3, 2, 0.3)]]), RULES);
+    const necks = report.thinMetal.filter((place) => place.kind === 'neck');
+    expect(necks).toHaveLength(1);
+    expect(necks[0]!.x).toBeCloseTo(12.5, 0);
+    expect(necks[0]!.y).toBeCloseTo(4, 1);
+    expect(Math.abs(necks[0]!.widthMm - 0.3)).toBeLessThan(TOL);
+    expect(report.openings).toHaveLength(1);
+  });
+
+  it('measures on pixels of different sides when the strip is no whole number of pixels', () => {
+    // 20.01 / round(20.01 / 0.02) ≠ 8.013 / round(8.013 / 0.02): the web is still found and measured.
+    const report = checkCutSvg(cuttingSvg(20.01, 8.013, [[disc(8, 4, 1.5)], [disc(11.35, 4, 1.5)]]), RULES);
+    expect(report.resolution.dx).not.toBe(report.resolution.dy);
+    const web = report.thinMetal.filter((place) => place.kind === 'between-boundaries');
+    expect(web).toHaveLength(1);
+    expect(Math.abs(web[0]!.widthMm - 0.35)).toBeLessThan(TOL);
+  });
+
+  it('measures at 0.01 mm pixels with the finer tolerance that goes with them', () => {
+    const report = checkCutSvg(cuttingSvg(20, 8, [[disc(8, 4, 1.5)], [disc(11.56, 4, 1.5)]]), RULES, {
+      resolutionMm: 0.01,
+    });
+    expect(report.resolution).toEqual({ dx: 0.01, dy: 0.01 });
+    expect(report.tolMm).toBeCloseTo(0.015, 9);
+    // 0.56 mm lies in the blind band of 0.02 mm pixels (0.55–0.59 mm) and under the one of 0.01 mm
+    // pixels (0.575–0.595 mm): always flagged here.
+    const web = report.thinMetal.filter((place) => place.kind === 'between-boundaries');
+    expect(web).toHaveLength(1);
+    expect(Math.abs(web[0]!.widthMm - 0.56)).toBeLessThan(0.01 + 0.003);
+  });
+});

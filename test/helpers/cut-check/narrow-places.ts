@@ -1,0 +1,163 @@
+/**
+ * Erosion, splits and morphological opening of one phase of the raster (metal or air), the steps
+ * `thin-metal.ts` and `narrow-openings.ts` share.
+ *
+ * A floor F is met where a disc of diameter F fits. Eroding by r = F/2 keeps the pixels whose
+ * half-width is at least r; to let a part exactly at the floor pass despite the raster's error
+ * (see `measure.ts`), the erosion radius is r − tol/2 (the tolerance is on the width, so half of it
+ * on each side). The cores are what survives. Dilating the cores back by the same radius gives the
+ * morphological opening; a pixel centre belongs to it when it lies within radius + half a pixel of
+ * a core centre (the core pixel's own half-width counts its distance to the boundary, not to the
+ * centre beyond it). What the opening loses, and how far it reaches, tells thin parts from sharp
+ * convex points: a point of interior angle θ loses a part reaching r·(1/sin(θ/2) − 1).
+ */
+import { distanceTransform } from './distance-transform.ts';
+import { findSaddles } from './saddles.ts';
+import type { Grid, NarrowPlace } from './types.ts';
+import { centreOf, halfWidthsInPlace, localWidth, placeOf } from './width-estimates.ts';
+
+export interface PhaseField {
+  phase: 0 | 1;
+  /** Half-width of every pixel of the phase, mm (0 elsewhere). */
+  halfWidth: Float32Array;
+  /** Index of the nearest pixel of the other phase. */
+  nearest: Int32Array;
+  /** 1 on the erosion cores. */
+  core: Uint8Array;
+  /** Erosion radius, mm. */
+  radius: number;
+}
+
+/** The erosion of `phase` by (floor − tol)/2, with the half-widths and nearest other-phase pixels it came from. */
+export function erodePhase(grid: Grid, phase: 0 | 1, floorMm: number, tolMm: number): PhaseField {
+  const field = distanceTransform(grid.metal, 1 - phase, grid.nx, grid.ny, grid.dx, grid.dy, { nearest: true });
+  const nearest = field.nearest!;
+  const halfWidth = halfWidthsInPlace(grid, phase, field.sq, nearest);
+  const radius = (floorMm - tolMm) / 2;
+  const core = new Uint8Array(halfWidth.length);
+  for (let k = 0; k < core.length; k++) if (grid.metal[k] === phase && halfWidth[k]! >= radius) core[k] = 1;
+  return { phase, halfWidth, nearest, core, radius };
+}
+
+/** A place found on the raster: grid pixel, width estimate there, and (lost parts) reach. */
+export interface RawPlace {
+  index: number;
+  widthMm: number;
+  reachMm: number;
+}
+
+/**
+ * Every place where two cores of one component of the phase join (its narrowest passage), with
+ * the width there. Joins of a core barely wider than the saddle (by at most a pixel) are left
+ * out: along a width that passes through the threshold (the cusp beside a web that is too thin,
+ * a part right at the floor) the cores break into fragments a pixel apart, and such a join is no
+ * neck; a real neck is narrower than the cores it joins by more than the raster can blur.
+ */
+export function splitPlaces(grid: Grid, field: PhaseField, scratch?: Int32Array): RawPlace[] {
+  const inPhase = field.phase === 1 ? grid.metal : flip(grid.metal);
+  const step = Math.min(grid.dx, grid.dy) / 16;
+  const pixel = Math.max(grid.dx, grid.dy);
+  return findSaddles(inPhase, field.core, field.halfWidth, grid.nx, grid.ny, step, scratch)
+    .filter((saddle) => saddle.persistence > pixel)
+    .map((saddle) => ({
+      index: saddle.index,
+      widthMm: localWidth(grid, field.phase, field.nearest, saddle.index),
+      reachMm: 0,
+    }));
+}
+
+/**
+ * The parts of the phase the morphological opening loses (4-connected, restricted to `where` when
+ * given), each located at its pixel farthest from the opening, with that reach and the width at
+ * its thickest pixel. Only parts reaching more than `minReachMm` are returned. `scratch` (nx × ny,
+ * overwritten) saves an allocation.
+ */
+export function lostParts(
+  grid: Grid,
+  field: PhaseField,
+  minReachMm: number,
+  where?: (k: number) => boolean,
+  scratch?: Int32Array,
+): RawPlace[] {
+  const { nx, ny } = grid;
+  const toCore = distanceTransform(field.core, 1, nx, ny, grid.dx, grid.dy, { scratch }).sq;
+  const reachFrom = field.radius + Math.max(grid.dx, grid.dy) / 2;
+  const reachFromSq = reachFrom * reachFrom;
+  // 1 = lost and not visited yet, 2 = visited.
+  const lost = new Uint8Array(toCore.length);
+  for (let k = 0; k < lost.length; k++) {
+    if (toCore[k]! > reachFromSq && grid.metal[k] === field.phase && (!where || where(k))) lost[k] = 1;
+  }
+  const places: RawPlace[] = [];
+  const band = Math.max(grid.dx, grid.dy);
+  let part = new Int32Array(1024); // the pixels of the part being collected, in visiting order
+  for (let start = 0; start < lost.length; start++) {
+    if (lost[start] !== 1) continue;
+    let size = 0;
+    let next = 0;
+    part[size++] = start;
+    lost[start] = 2;
+    let farthest = start;
+    while (next < size) {
+      const k = part[next++]!;
+      if (toCore[k]! > toCore[farthest]!) farthest = k;
+      if (size + 4 > part.length) {
+        const grown = new Int32Array(part.length * 2);
+        grown.set(part);
+        part = grown;
+      }
+      const i = k % nx;
+      const j = (k - i) / nx;
+      const neighbours = [i > 0 ? k - 1 : -1, i < nx - 1 ? k + 1 : -1, j > 0 ? k - nx : -1, j < ny - 1 ? k + nx : -1];
+      for (const q of neighbours) {
+        if (q < 0 || lost[q] !== 1) continue;
+        lost[q] = 2;
+        part[size++] = q;
+      }
+    }
+    const reachMm = Math.sqrt(toCore[farthest]!) - reachFrom;
+    if (reachMm <= minReachMm) continue;
+    // Located at the thickest of the pixels within a pixel of the farthest reach (the middle
+    // across a bar, not its side); the width is read at the thickest pixel of the whole part.
+    const far = Math.sqrt(toCore[farthest]!) - band;
+    let at = farthest;
+    let thickest = farthest;
+    for (let t = 0; t < size; t++) {
+      const k = part[t]!;
+      if (field.halfWidth[k]! > field.halfWidth[thickest]!) thickest = k;
+      if (Math.sqrt(toCore[k]!) >= far && field.halfWidth[k]! > field.halfWidth[at]!) at = k;
+    }
+    places.push({ index: at, widthMm: localWidth(grid, field.phase, field.nearest, thickest), reachMm });
+  }
+  return places;
+}
+
+/** The place with its kind, in strip millimetres. */
+export function located<K extends string>(grid: Grid, place: RawPlace, kind: K): NarrowPlace<K> {
+  const result: NarrowPlace<K> = { kind, ...placeOf(grid, place.index), widthMm: place.widthMm };
+  if (place.reachMm > 0) result.reachMm = place.reachMm;
+  return result;
+}
+
+/**
+ * Of places closer than `radiusMm` to each other, the narrowest: a neck a few pixels long may
+ * join its cores at more than one pixel, and it is one place.
+ */
+export function keepNarrowest(grid: Grid, places: RawPlace[], radiusMm: number): RawPlace[] {
+  const kept: RawPlace[] = [];
+  for (const place of [...places].sort((a, b) => a.widthMm - b.widthMm)) {
+    const at = centreOf(grid, place.index);
+    const near = kept.some((other) => {
+      const o = centreOf(grid, other.index);
+      return Math.hypot(o.x - at.x, o.y - at.y) < radiusMm;
+    });
+    if (!near) kept.push(place);
+  }
+  return kept;
+}
+
+function flip(values: Uint8Array): Uint8Array {
+  const flipped = new Uint8Array(values.length);
+  for (let k = 0; k < values.length; k++) flipped[k] = 1 - values[k]!;
+  return flipped;
+}
