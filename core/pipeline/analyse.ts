@@ -110,6 +110,7 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
       maxTipMm: t.maxTipMm,
       maxOpeningTipMm: t.maxOpeningTipMm,
       flattenToleranceMm: t.flattenToleranceMm,
+      alphaMax: t.traceAlphaMax,
       neckTargetMm: t.neckTargetMm,
     },
     ctx,

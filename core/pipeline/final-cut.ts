@@ -12,6 +12,8 @@ import { traceCuts } from './trace.ts';
 export interface FinalCutOptions extends FinalRules {
   /** Largest distance between a traced curve and its polyline. */
   flattenToleranceMm: number;
+  /** potrace's corner threshold (see tolerances). */
+  alphaMax: number;
   /** Necks the final check finds are widened to this. */
   neckTargetMm: number;
 }
@@ -41,7 +43,7 @@ export function traceFinalCuts(
   const W = thousandths(strip.widthMm);
   const thickened: Location[] = [];
   for (let attempt = 0; ; attempt++) {
-    const traced = traceCuts(raster, { toleranceMm: options.flattenToleranceMm });
+    const traced = traceCuts(raster, { toleranceMm: options.flattenToleranceMm, alphaMax: options.alphaMax });
     const { cuts, problems } = finalCuts(traced, L, W, options);
     if (isClean(problems)) return { cuts, thickened, errors: [] };
     if (attempt > 0 || !onlyThinMetal(problems))

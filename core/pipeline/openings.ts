@@ -8,7 +8,10 @@ export interface AirSurvey {
   boxes: ComponentBox[];
   /** Per air region: 'edge' (touches the strip edge: cut away), or an opening's verdict. */
   verdict: ('edge' | 'fine' | 'narrow' | 'pinched')[];
-  /** Air narrower than the floor (tips, slivers, pinches): filling it leaves only cuttable air. */
+  /**
+   * Air narrower than the floor that can be filled without changing what an opening is: tips,
+   * and slivers along the strip edge. Never a narrow place joining two wide parts of an opening.
+   */
   residue: Uint8Array;
   /** Residue components that join two wide parts of one opening: where a slot is pinched. */
   pinches: ComponentBox[];
@@ -18,6 +21,11 @@ export interface AirSurvey {
  * Opens the air by a disc as wide as the minimum opening. An opening with nothing left is
  * narrower than the floor everywhere; one left in two or more parts is pinched somewhere;
  * otherwise only its tips are narrower, which the laser rounds anyway.
+ *
+ * The disc keeps the raster's pixel of margin (see `depthForWidth`), which on a curve can take an
+ * opening of 0.3 mm for a pinch. So a pinch is confirmed by a disc exactly as wide as the floor:
+ * only then is the opening `pinched`. An unconfirmed one is left alone (its narrow place is not in
+ * `residue`, so nothing fills it) and the final check of the cutting file measures it exactly.
  */
 export function surveyAir(raster: StripRaster, minOpeningMm: number): AirSurvey {
   const { w, h } = raster;
@@ -25,6 +33,35 @@ export function surveyAir(raster: StripRaster, minOpeningMm: number): AirSurvey 
   const air = labelComponents(airMask, w, h, 4);
   const widthPx = minOpeningMm / Math.min(raster.mmPerPxX, raster.mmPerPxY);
   const opened = openMask(airMask, w, h, depthForWidth(widthPx), false);
+  const verdict = verdicts(air, opened, w, h);
+  const residue = minus(airMask, opened);
+  const found = findPinches(residue, labelComponents(opened, w, h, 4), w, h);
+  const strict = floorDepth(widthPx);
+  if (verdict.includes('pinched') && strict < depthForWidth(widthPx)) {
+    const confirmed = verdicts(air, openMask(airMask, w, h, strict, false), w, h);
+    for (let k = 1; k <= air.count; k++)
+      if (verdict[k] === 'pinched' && confirmed[k] !== 'pinched') verdict[k] = 'fine';
+  }
+  // A narrow place joining two wide parts of an opening is never filled: it is a pinch (refused)
+  // or left for the final check. Along the strip edge slivers are absorbed, joining or not.
+  for (let i = 0; i < residue.length; i++) if (found.joins[i] && verdict[labelAt(air, i)] !== 'edge') residue[i] = 0;
+  const pinches = found.boxes.filter(
+    (b) => verdict[labelAt(air, Math.floor(b.cy) * w + Math.floor(b.cx))] === 'pinched',
+  );
+  return { air, boxes: componentBoxes(air, w), verdict, residue, pinches };
+}
+
+/**
+ * The depth a band exactly `widthPx` wide reaches: a disc no wider than the floor itself, without
+ * the pixel of margin of `depthForWidth` (a band W pixels wide has its deepest centre floor((W+1)/2)
+ * from the outside). A width within a quarter pixel over a whole number of pixels counts as that
+ * number: resampling puts a drawn 0.2 mm slot on 4 pixels of 0.04999 mm, and the final check
+ * measures it exactly anyway.
+ */
+const floorDepth = (widthPx: number): number => Math.max(1, Math.floor((Math.ceil(widthPx - 0.25) + 1) / 2));
+
+/** Per air region: 'edge', or how many parts of it the opened air keeps (none: narrow, two or more: pinched). */
+function verdicts(air: Labels, opened: Uint8Array, w: number, h: number): AirSurvey['verdict'] {
   const wide = labelComponents(opened, w, h, 4);
   const partsPerRegion = new Int32Array(air.count + 1);
   for (let k = 1; k <= wide.count; k++) partsPerRegion[labelAt(air, wide.first[k]!)]!++;
@@ -35,12 +72,16 @@ export function surveyAir(raster: StripRaster, minOpeningMm: number): AirSurvey 
     else if (partsPerRegion[k]! >= 2) verdict.push('pinched');
     else verdict.push('fine');
   }
-  const residue = minus(airMask, opened);
-  return { air, boxes: componentBoxes(air, w), verdict, residue, pinches: findPinches(residue, wide, w, h) };
+  return verdict;
 }
 
-/** Residue components touching two or more distinct wide parts. */
-function findPinches(residue: Uint8Array, wide: Labels, w: number, h: number): ComponentBox[] {
+/** Residue components touching two or more distinct wide parts: where a slot is pinched (boxes, and their pixels). */
+function findPinches(
+  residue: Uint8Array,
+  wide: Labels,
+  w: number,
+  h: number,
+): { boxes: ComponentBox[]; joins: Uint8Array } {
   const parts = labelComponents(residue, w, h, 4);
   const boxes = componentBoxes(parts, w);
   const firstNeighbour = new Int32Array(parts.count + 1);
@@ -62,7 +103,9 @@ function findPinches(residue: Uint8Array, wide: Labels, w: number, h: number): C
       if (y < h - 1) meet(k, labelAt(wide, i + w));
     }
   }
-  return boxes.filter((_, k) => k > 0 && joins[k]);
+  const joinMask = new Uint8Array(residue.length);
+  for (let r = 0; r < label.length; r++) if (joins[label[r]!]) joinMask.fill(1, start[r]!, end[r]!);
+  return { boxes: boxes.filter((_, k) => k > 0 && joins[k]), joins: joinMask };
 }
 
 /** Turns the given air pixels into metal, in place. */

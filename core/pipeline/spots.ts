@@ -14,5 +14,9 @@ export function locate(box: ComponentBox, raster: StripRaster, minRadiusMm: numb
   };
 }
 
-/** At most this many locations per finding: enough to act on, small enough to read. */
-export const MAX_LOCATIONS = 20;
+/**
+ * At most this many locations per finding: every place a design can sensibly have (a finding says
+ * what the engine changed or refuses, and an agent fixes all of it in one round), with a bound so
+ * an answer stays small when a whole design is off in the same way.
+ */
+export const MAX_LOCATIONS = 500;

@@ -19,4 +19,10 @@ export const pipelineTolerances = {
   /** A corner of an opening narrower than the floor may reach this far beyond where it is floor-wide. */
   maxOpeningTipMm: 0.3,
   flattenToleranceMm: 0.02,
+  /**
+   * potrace's corner threshold, below its default 1: the ends of a slot a few pixels wide stay
+   * square instead of being smoothed into long tapers narrower than the slot (measured: a 0.25 mm
+   * slot traced at 1 narrows to 0.17 mm over a millimetre at each end; at 0.8 it keeps its width).
+   */
+  traceAlphaMax: 0.8,
 };

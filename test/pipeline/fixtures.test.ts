@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_LOCATIONS } from '../../core/pipeline/spots.ts';
 import { submissionEnvelopeSchema } from '../../core/contract/submission.ts';
 import { designFixtures, type DesignFixture } from '../fixtures/pipeline/designs.ts';
 import { outcomeMismatches } from '../fixtures/pipeline/expectations.ts';
-import { checkCutSvg, checkFidelity, readDrawing } from '../helpers/cut-check/index.ts';
+import { checkCutSvg, faithfulness, readDrawing } from '../helpers/cut-check/index.ts';
 import { bearer, openJob, uploadPng } from '../helpers/flows.ts';
 import { removeDir, startService, type TestService } from '../helpers/service.ts';
 
@@ -82,8 +83,11 @@ describe('design fixtures through the real pipeline', () => {
       ).toEqual({ format: [], polygons: [], pieces: 1, islands: 0, detached: 0, thinMetal: [], narrowOpenings: [] });
       const drawing = await readDrawing(await fixture.png(), { lengthMm: report.lengthMm, widthMm: report.widthMm });
       const despeckleAreaMm2 = 0.0004 * fixture.job.lengthMm * fixture.job.widthMm;
-      const fidelity = checkFidelity(report, drawing, s.validation.warnings, { despeckleAreaMm2 });
-      expect(fidelity.failures, `${fixture.name}: ${JSON.stringify(fidelity.metal)}`).toEqual([]);
+      const faithful = faithfulness(report, drawing, s.validation.warnings, rules, {
+        despeckleAreaMm2,
+        locationCap: MAX_LOCATIONS,
+      });
+      expect(faithful.failures, `${fixture.name}: ${JSON.stringify(faithful.fidelity.metal)}`).toEqual([]);
 
       const preview = await (
         await service.api(`/jobs/${job.id}/submissions/${s.no}/preview.svg`, { headers: bearer(job.secret) })

@@ -39,6 +39,13 @@ export {
   type ServiceWarning,
 } from './fidelity.ts';
 export { checkMask, defaultTolerance } from './measure.ts';
+export {
+  faithfulness,
+  unwarnedChanges,
+  type ChangeOptions,
+  type Faithfulness,
+  type UnwarnedChange,
+} from './changes.ts';
 export type * from './types.ts';
 
 export interface CutCheckOptions extends MeasureOptions {
