@@ -3,6 +3,7 @@ import type { Geometry } from '../contract/submission.ts';
 import { classify, classifyDefaults } from './classify.ts';
 import { decodeLuminance } from './decode.ts';
 import { finding, type FindingContext } from './findings.ts';
+import { blameBridges } from './island-blame.ts';
 import { frameStrip } from './frame.ts';
 import { gateOpenings } from './gate.ts';
 import { findRegions } from './regions.ts';
@@ -26,7 +27,10 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
   const { manufacturing, image } = input.config;
   const ctx: FindingContext = { minOpeningMm: manufacturing.minOpeningMm, minMetalMm: manufacturing.minMetalMm };
   const warnings: Finding[] = [];
-  const refuse = (errors: Finding[]): PipelineOutcome => ({ kind: 'analysed', errors, warnings });
+  const refuse = (errors: Finding[]): PipelineOutcome => ({
+    kind: 'analysed',
+    ...blameBridges(warnings, errors, t.bridgeMm, ctx),
+  });
 
   const piece = await readPiece(input, ctx);
   if ('refusal' in piece) {

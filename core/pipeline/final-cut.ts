@@ -29,9 +29,10 @@ export interface FinalCutResult {
 /**
  * Traces the framed strip and checks the result exactly as the cutting file will hold it (see
  * `checkFinalCuts`). Tracing, smoothing, flattening and rounding move edges by fractions of a
- * pixel; where that takes metal under the floor, the raster is widened there (in place) and traced
- * again, once. Whatever the file still breaks is refused with its places: a file that fails the
- * check is never returned.
+ * pixel, and some narrow metal only shows on the exact geometry (around a corner where an island's
+ * bridge meets it); where metal is under the floor, the raster is widened there (in place) and
+ * traced again, once. Whatever the file still breaks is refused with its places: a file that
+ * fails the check is never returned.
  */
 export function traceFinalCuts(
   raster: StripRaster,
@@ -46,8 +47,11 @@ export function traceFinalCuts(
     const traced = traceCuts(raster, { toleranceMm: options.flattenToleranceMm, alphaMax: options.alphaMax });
     const { cuts, problems } = finalCuts(traced, L, W, options);
     if (isClean(problems)) return { cuts, thickened, errors: [] };
-    if (attempt > 0 || !onlyThinMetal(problems))
+    // Thin metal is widened and traced again even when something else is refused too, so that a
+    // refusal lists only what the engine cannot fix.
+    if (attempt > 0 || problems.thinMetal.length === 0) {
       return { cuts: [], thickened, errors: refusals(problems, options, ctx) };
+    }
     const before = raster.data.slice();
     widenAtChords(raster, problems.thinMetal, options.neckTargetMm);
     if (surveyAir(raster, options.minOpeningMm).verdict.some((v) => v === 'narrow' || v === 'pinched')) {
@@ -57,14 +61,6 @@ export function traceFinalCuts(
     thickened.push(...chordPlaces(problems.thinMetal, options.minMetalMm));
   }
 }
-
-const onlyThinMetal = (p: FinalProblems) =>
-  p.thinMetal.length > 0 &&
-  p.narrowOpenings.length === 0 &&
-  p.notSimple.length === 0 &&
-  p.pieces === 1 &&
-  p.islands.length === 0 &&
-  p.detached.length === 0;
 
 /**
  * Pushes the air back at both ends of each chord that is too narrow: a disc of half the missing
