@@ -3,7 +3,7 @@ import type { Geometry } from '../contract/submission.ts';
 import { classify, classifyDefaults } from './classify.ts';
 import { decodeLuminance } from './decode.ts';
 import { finding, type FindingContext } from './findings.ts';
-import { blameBridges } from './island-blame.ts';
+import { blameRepairs } from './blame-repairs.ts';
 import { frameStrip } from './frame.ts';
 import { gateOpenings } from './gate.ts';
 import { findRegions } from './regions.ts';
@@ -29,7 +29,7 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
   const warnings: Finding[] = [];
   const refuse = (errors: Finding[]): PipelineOutcome => ({
     kind: 'analysed',
-    ...blameBridges(warnings, errors, t.bridgeMm, ctx),
+    ...blameRepairs(warnings, errors, t.bridgeMm, ctx),
   });
 
   const piece = await readPiece(input, ctx);

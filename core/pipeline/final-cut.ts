@@ -42,24 +42,50 @@ export function traceFinalCuts(
 ): FinalCutResult {
   const L = thousandths(strip.lengthMm);
   const W = thousandths(strip.widthMm);
-  const thickened: Location[] = [];
-  for (let attempt = 0; ; attempt++) {
-    const traced = traceCuts(raster, { toleranceMm: options.flattenToleranceMm, alphaMax: options.alphaMax });
-    const { cuts, problems } = finalCuts(traced, L, W, options);
-    if (isClean(problems)) return { cuts, thickened, errors: [] };
-    // Thin metal is widened and traced again even when something else is refused too, so that a
-    // refusal lists only what the engine cannot fix.
-    if (attempt > 0 || problems.thinMetal.length === 0) {
-      return { cuts: [], thickened, errors: refusals(problems, options, ctx) };
-    }
-    const before = raster.data.slice();
-    widenAtChords(raster, problems.thinMetal, options.neckTargetMm);
-    if (surveyAir(raster, options.minOpeningMm).verdict.some((v) => v === 'narrow' || v === 'pinched')) {
-      raster.data.set(before);
-      return { cuts: [], thickened, errors: refusals(problems, options, ctx) };
-    }
-    thickened.push(...chordPlaces(problems.thinMetal, options.minMetalMm));
+  const trace = () =>
+    finalCuts(
+      traceCuts(raster, { toleranceMm: options.flattenToleranceMm, alphaMax: options.alphaMax }),
+      L,
+      W,
+      options,
+    );
+  const first = trace();
+  if (isClean(first.problems)) return { cuts: first.cuts, thickened: [], errors: [] };
+  const refuse = (problems: FinalProblems): FinalCutResult => ({
+    cuts: [],
+    thickened: [],
+    errors: refusals(problems, options, ctx),
+  });
+  // Thin metal is widened and traced again even when something else is refused too, so that a
+  // refusal lists only what the engine cannot fix.
+  if (first.problems.thinMetal.length === 0) return refuse(first.problems);
+  const before = raster.data.slice();
+  widenAtChords(raster, first.problems.thinMetal, options.neckTargetMm);
+  if (surveyAir(raster, options.minOpeningMm).verdict.some((v) => v === 'narrow' || v === 'pinched')) {
+    raster.data.set(before);
+    return refuse(first.problems);
   }
+  const thickened = chordPlaces(first.problems.thinMetal, options.minMetalMm);
+  const second = trace();
+  if (isClean(second.problems)) return { cuts: second.cuts, thickened, errors: [] };
+  // Anything wrong only after widening is the widening's doing: the thin metal could not be
+  // widened, and is what is refused.
+  if (newProblems(first.problems, second.problems)) {
+    raster.data.set(before);
+    return refuse(first.problems);
+  }
+  return { ...refuse(second.problems), thickened };
+}
+
+/** Whether `after` breaks something more than a millimetre from everything `before` broke. */
+function newProblems(before: FinalProblems, after: FinalProblems): boolean {
+  const places = (p: FinalProblems) => [
+    ...[...p.thinMetal, ...p.narrowOpenings].map((c) => [(c.vx + c.qx) / 2, (c.vy + c.qy) / 2] as const),
+    ...[...p.islands, ...p.detached, ...p.notSimple].map((q) => [q.x, q.y] as const),
+  ];
+  const old = places(before);
+  const far = ([x, y]: readonly [number, number]) => old.every(([ox, oy]) => Math.hypot(x - ox, y - oy) > UNITS_PER_MM);
+  return places(after).some(far) || after.pieces > before.pieces;
 }
 
 /**

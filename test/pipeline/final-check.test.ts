@@ -103,6 +103,27 @@ describe('final check: metal across one boundary', () => {
     expect(mouth.thinMetal.length).toBeGreaterThan(0);
   });
 
+  it('finds a small knob held by a neck narrower than the floor, though the knob reaches less than a tip may', () => {
+    // A ring-shaped opening around a metal disc 0.9 mm across, open by 0.4 mm at the right: the
+    // disc hangs on a 0.4 mm bridge and lies within 1 mm of it, but it is wider than the bridge.
+    const outer = circle(30, 5, 1.0, 128);
+    const inner = circle(30, 5, 0.45, 128);
+    const keep = (p: Pt, r: number) => !(p[0] > 30 + r * 0.5 && Math.abs(p[1] - 5) < 0.2);
+    const o = outer.filter((p) => keep(p, 1.0));
+    const i = [...inner].reverse().filter((p) => keep(p, 0.45));
+    const start = o.findIndex((p) => p[1] < 5);
+    const ring = [
+      ...o.slice(start),
+      ...o.slice(0, start),
+      ...i.slice(i.findIndex((p) => p[1] < 5)),
+      ...i.slice(
+        0,
+        i.findIndex((p) => p[1] < 5),
+      ),
+    ];
+    expect(check([cut(ring)]).thinMetal.length).toBeGreaterThan(0);
+  });
+
   /** The right end pointed at the given angle, with a 0.1 mm flat at its tip on the strip edge. */
   const pointedEnd = (degrees: number): FinalCut[] => {
     const run = 4.95 / Math.tan((degrees / 2) * (Math.PI / 180));

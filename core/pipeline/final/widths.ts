@@ -404,10 +404,59 @@ function cutsOffTip(
     // Every point of an arc of length A between the chord's ends lies within the ellipse with
     // those foci and major axis A, so within its semi-minor axis of the chord.
     const bound = Math.sqrt(Math.max(0, (sideOf.length / 2) ** 2 - (width / 2) ** 2));
-    if (bound <= limit || arcWithin(set, first, n, sideOf.from, sideOf.count, chord, limit)) tips++;
+    const short = bound <= limit || arcWithin(set, first, n, sideOf.from, sideOf.count, chord, limit);
+    if (short && !widensBeyond(set, first, n, sideOf.from, sideOf.count, chord)) tips++;
   }
   return tips === 1;
 }
+
+/**
+ * Whether the part a chord cuts off gets wider than the chord beyond it: a knob on a neck (the
+ * counter of a stencil letter held by its bridge, a small opening on a narrow channel), not a tip
+ * that narrows to its point. The width at a point of the part's arc is its distance to the other
+ * half of the arc; the part widens when that exceeds the chord (by 5 %, for the polyline's
+ * facets).
+ */
+function widensBeyond(
+  set: RingSet,
+  first: number,
+  n: number,
+  from: number,
+  count: number,
+  chord: NarrowChord,
+): boolean {
+  if (count < 2) return false;
+  const { xs, ys } = set;
+  const at = (m: number) => first + ((from + m) % n);
+  const half = Math.floor(count / 2);
+  const limit2 = (1.05 * chord.width + 10) ** 2;
+  // One half's points, from the chord's start, against the other half's polyline out to the chord's end.
+  const opposite: number[] = [];
+  for (let m = half; m < count; m++) opposite.push(xs[at(m)]!, ys[at(m)]!);
+  opposite.push(chord.qx, chord.qy);
+  for (let m = 0; m < half; m++) {
+    const px = xs[at(m)]!;
+    const py = ys[at(m)]!;
+    let nearest = Infinity;
+    for (let o = 0; o + 3 < opposite.length && nearest > limit2; o += 2) {
+      nearest = Math.min(
+        nearest,
+        segmentDistance2(px, py, opposite[o]!, opposite[o + 1]!, opposite[o + 2]!, opposite[o + 3]!),
+      );
+    }
+    if (nearest > limit2) return true;
+  }
+  return false;
+}
+
+const segmentDistance2 = (px: number, py: number, ax: number, ay: number, bx: number, by: number): number => {
+  const dx = bx - ax;
+  const dy = by - ay;
+  const len2 = dx * dx + dy * dy;
+  let t = len2 === 0 ? 0 : ((px - ax) * dx + (py - ay) * dy) / len2;
+  t = t < 0 ? 0 : t > 1 ? 1 : t;
+  return (px - ax - t * dx) ** 2 + (py - ay - t * dy) ** 2;
+};
 
 /** Whether `count` loop vertices from local index `from` on (cyclic) all lie within `limit` of segment v-q. */
 function arcWithin(

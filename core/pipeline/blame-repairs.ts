@@ -1,0 +1,86 @@
+import type { Finding } from '../contract/finding.ts';
+import { finding, type FindingContext, type Location } from './findings.ts';
+
+/**
+ * A refusal found right where the engine changed the drawing is the change's doing, and the agent
+ * should be told what it drew, not what the engine made of it:
+ * - narrow metal where an island was bridged (an island in a tight opening leaves no room for a bar
+ *   that meets the floor) refuses the island: TRAPPED_ISLAND, for the agent to join it;
+ * - a narrow opening, or metal still narrow, where a neck was widened means the neck could not be
+ *   widened without closing the opening beside it: NECK_TOO_THIN at the neck.
+ * The bridged islands and widened necks blamed are no longer reported as changes.
+ */
+export function blameRepairs(
+  warnings: readonly Finding[],
+  errors: readonly Finding[],
+  bridgeMm: number,
+  ctx: FindingContext,
+): { warnings: Finding[]; errors: Finding[] } {
+  let state = { warnings: [...warnings], errors: [...errors] };
+  state = blame(state, 'ISLAND_BRIDGED', ['NECK_TOO_THIN'], 'TRAPPED_ISLAND', (n) => ({ count: n, bridgeMm }), ctx);
+  state = blame(
+    state,
+    'NECK_THICKENED',
+    ['OPENING_TOO_SMALL', 'NECK_TOO_THIN'],
+    'NECK_TOO_THIN',
+    (n) => ({ count: n }),
+    ctx,
+  );
+  return state;
+}
+
+/**
+ * Errors of `causes` located at a place a `change` warning names become a `becomes` error at that
+ * place; the change warning keeps its other places (or goes).
+ */
+function blame(
+  { warnings, errors }: { warnings: Finding[]; errors: Finding[] },
+  change: Finding['code'],
+  causes: Finding['code'][],
+  becomes: Finding['code'],
+  facts: (count: number) => Record<string, unknown>,
+  ctx: FindingContext,
+): { warnings: Finding[]; errors: Finding[] } {
+  const changed = warnings.find((w) => w.code === change)?.locations ?? [];
+  if (changed.length === 0) return { warnings, errors };
+  const near = (place: Location, at: Location) => Math.hypot(place.x - at.x, place.y - at.y) <= place.r + at.r + 0.35;
+  const blamed = changed.filter((at) =>
+    errors.some((e) => causes.includes(e.code) && e.locations?.some((place) => near(place, at))),
+  );
+  if (blamed.length === 0) return { warnings, errors };
+  const outErrors: Finding[] = [];
+  for (const e of errors) {
+    if (!causes.includes(e.code) || !e.locations) {
+      if (e.code !== becomes) outErrors.push(e);
+      continue;
+    }
+    const rest = e.locations.filter((place) => !blamed.some((at) => near(place, at)));
+    if (e.code === becomes) continue;
+    if (rest.length === e.locations.length) outErrors.push(e);
+    else if (rest.length > 0) outErrors.push(placesFinding(e.code, rest, ctx));
+  }
+  // One finding of the resulting code: what was there already (less what was blamed) and the blamed places.
+  const existing = errors.find((e) => e.code === becomes);
+  const kept = (existing?.locations ?? []).filter((place) => !blamed.some((at) => near(place, at)));
+  const places = [...kept, ...blamed];
+  outErrors.push(placesFinding(becomes, places, ctx, facts(places.length)));
+  const left = changed.filter((at) => !blamed.includes(at));
+  const outWarnings = warnings.flatMap((w) =>
+    w.code !== change ? [w] : left.length > 0 ? [finding(change, facts(left.length), ctx, { locations: left })] : [],
+  );
+  return { warnings: outWarnings, errors: outErrors };
+}
+
+/** A refusal of `code` at `places`, worded for their number (with OPENING_TOO_SMALL's `details`). */
+function placesFinding(
+  code: Finding['code'],
+  places: Location[],
+  ctx: FindingContext,
+  facts: Record<string, unknown> = { count: places.length },
+): Finding {
+  const details =
+    code === 'OPENING_TOO_SMALL'
+      ? `Narrowest parts at ${places.map((l) => `(${l.x}, ${l.y}) mm`).join(', ')}; each must be at least ${ctx.minOpeningMm} mm wide.`
+      : undefined;
+  return finding(code, facts, ctx, { locations: places, details });
+}
