@@ -87,6 +87,7 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
       maxTipMm: t.maxTipMm,
     },
     ctx,
+    gate.air,
   );
   warnings.push(...framed.warnings);
   if (framed.errors.length > 0) return refuse(framed.errors);

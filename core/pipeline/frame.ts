@@ -38,10 +38,17 @@ export interface FrameResult {
  * If widening would leave an opening narrower than its floor, nothing is widened and the necks are
  * refused (NECK_TOO_THIN) with their places.
  */
-export function frameStrip(raster: StripRaster, options: FrameOptions, ctx: FindingContext): FrameResult {
+export function frameStrip(
+  raster: StripRaster,
+  options: FrameOptions,
+  ctx: FindingContext,
+  /** The air's regions as the gate left them, if known (framing only adds metal but for removed islands). */
+  air?: Labels,
+): FrameResult {
   const parts = labelComponents(raster.data, raster.w, raster.h, 4);
   const warnings = bridgeIslands(raster, parts, options, ctx);
-  const thin = thinMetal(raster, options);
+  // Bars across an opening can split it: the gate's labels hold only while no island was touched.
+  const thin = thinMetal(raster, options, warnings.length === 0 ? air : undefined);
   warnings.push(...shaveSpurs(raster, thin.spurs, ctx));
   if (warnings.length === 0 && thin.necks.length === 0 && thin.webs.length === 0) {
     return { warnings, errors: [], thickened: [] };
@@ -55,16 +62,16 @@ export function frameStrip(raster: StripRaster, options: FrameOptions, ctx: Find
     left = [...again.spurs, ...again.necks];
     widenThinMetal(raster, { necks: left, webs: again.webs, air: again.air }, options.neckTargetMm);
   }
-  const air = surveyAir(raster, options.minOpeningMm);
-  if (beforeWidening && air.verdict.some((v) => v === 'narrow' || v === 'pinched')) {
+  const survey = surveyAir(raster, options.minOpeningMm);
+  if (beforeWidening && survey.verdict.some((v) => v === 'narrow' || v === 'pinched')) {
     raster.data.set(beforeWidening);
     const locations = thickened.slice(0, MAX_LOCATIONS);
     const refusal = finding('NECK_TOO_THIN', { count: thickened.length }, ctx, { locations });
     return { warnings, errors: [refusal], thickened: [] };
   }
   // Bridges and widened necks can leave new tips and slivers of air; the laser cannot cut them.
-  fill(raster, air.residue);
-  return { warnings, errors: [], air, thickened };
+  fill(raster, survey.residue);
+  return { warnings, errors: [], air: survey, thickened };
 }
 
 /** Rounds of widening thin parts before leaving the rest to the final check. */

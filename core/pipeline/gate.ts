@@ -1,6 +1,6 @@
 import type { Finding } from '../contract/finding.ts';
 import { finding, type FindingContext } from './findings.ts';
-import { labelAt } from './labels.ts';
+import { labelAt, type Labels } from './labels.ts';
 import { fill, fillRegions, surveyAir } from './openings.ts';
 import type { StripRaster } from './raster.ts';
 import { locate, MAX_LOCATIONS } from './spots.ts';
@@ -16,6 +16,8 @@ export interface GateOptions {
 export interface GateResult {
   warnings: Finding[];
   errors: Finding[];
+  /** The air's regions as the gate found them (later stages reuse them: they only add metal). */
+  air: Labels;
 }
 
 /**
@@ -57,7 +59,7 @@ export function gateOpenings(raster: StripRaster, options: GateOptions, ctx: Fin
     };
     const locations = removedAt.slice(0, MAX_LOCATIONS);
     errors.push(finding('FEATURES_TOO_FINE', facts, ctx, { locations }));
-    return { warnings, errors };
+    return { warnings, errors, air };
   }
   const pinchesInKeptOpenings = survey.pinches.filter((box) => {
     const k = labelAt(air, Math.floor(box.cy) * raster.w + Math.floor(box.cx));
@@ -68,7 +70,7 @@ export function gateOpenings(raster: StripRaster, options: GateOptions, ctx: Fin
     const locations = pinchesInKeptOpenings.slice(0, MAX_LOCATIONS).map((b) => locate(b, raster, options.minOpeningMm));
     const details = `Narrowest parts at ${locations.map((l) => `(${l.x}, ${l.y}) mm`).join(', ')}; each must be at least ${options.minOpeningMm} mm wide.`;
     errors.push(finding('OPENING_TOO_SMALL', { count: pinchedOpenings }, ctx, { locations, details }));
-    return { warnings, errors };
+    return { warnings, errors, air };
   }
   fillRegions(raster, air, filled);
   fill(raster, survey.residue);
@@ -76,5 +78,5 @@ export function gateOpenings(raster: StripRaster, options: GateOptions, ctx: Fin
     const facts = { count: specks + narrow, specks, narrow, minAreaMm2: options.minOpeningAreaMm2 };
     warnings.push(finding('OPENING_REMOVED', facts, ctx, { locations: removedAt.slice(0, MAX_LOCATIONS) }));
   }
-  return { warnings, errors };
+  return { warnings, errors, air };
 }

@@ -33,21 +33,25 @@ export function surveyAir(raster: StripRaster, minOpeningMm: number): AirSurvey 
   const air = labelComponents(airMask, w, h, 4);
   const widthPx = minOpeningMm / Math.min(raster.mmPerPxX, raster.mmPerPxY);
   const opened = openMask(airMask, w, h, depthForWidth(widthPx), false);
-  const verdict = verdicts(air, opened, w, h);
+  const wide = labelComponents(opened, w, h, 4);
+  const verdict = verdicts(air, wide);
   const residue = minus(airMask, opened);
-  const found = findPinches(residue, labelComponents(opened, w, h, 4), w, h);
+  const joins = findPinches(residue, wide, w, h);
   const strict = floorDepth(widthPx);
   if (verdict.includes('pinched') && strict < depthForWidth(widthPx)) {
-    const confirmed = verdicts(air, openMask(airMask, w, h, strict, false), w, h);
+    const confirmed = verdicts(air, labelComponents(openMask(airMask, w, h, strict, false), w, h, 4));
     for (let k = 1; k <= air.count; k++)
       if (verdict[k] === 'pinched' && confirmed[k] !== 'pinched') verdict[k] = 'fine';
   }
   // A narrow place joining two wide parts of an opening is never filled: it is a pinch (refused)
   // or left for the final check. Along the strip edge slivers are absorbed, joining or not.
-  for (let i = 0; i < residue.length; i++) if (found.joins[i] && verdict[labelAt(air, i)] !== 'edge') residue[i] = 0;
-  const pinches = found.boxes.filter(
-    (b) => verdict[labelAt(air, Math.floor(b.cy) * w + Math.floor(b.cx))] === 'pinched',
-  );
+  const pinches: ComponentBox[] = [];
+  for (const join of joins) {
+    const region = verdict[labelAt(air, join.pixel)]!;
+    if (region === 'edge') continue;
+    for (let r = 0; r < join.runs.length; r += 2) residue.fill(0, join.runs[r]!, join.runs[r + 1]!);
+    if (region === 'pinched') pinches.push(join.box);
+  }
   return { air, boxes: componentBoxes(air, w), verdict, residue, pinches };
 }
 
@@ -60,9 +64,8 @@ export function surveyAir(raster: StripRaster, minOpeningMm: number): AirSurvey 
  */
 const floorDepth = (widthPx: number): number => Math.max(1, Math.floor((Math.ceil(widthPx - 0.25) + 1) / 2));
 
-/** Per air region: 'edge', or how many parts of it the opened air keeps (none: narrow, two or more: pinched). */
-function verdicts(air: Labels, opened: Uint8Array, w: number, h: number): AirSurvey['verdict'] {
-  const wide = labelComponents(opened, w, h, 4);
+/** Per air region: 'edge', or how many parts of it the opened air (`wide`) keeps (none: narrow, two or more: pinched). */
+function verdicts(air: Labels, wide: Labels): AirSurvey['verdict'] {
   const partsPerRegion = new Int32Array(air.count + 1);
   for (let k = 1; k <= wide.count; k++) partsPerRegion[labelAt(air, wide.first[k]!)]!++;
   const verdict: AirSurvey['verdict'] = ['edge'];
@@ -75,15 +78,17 @@ function verdicts(air: Labels, opened: Uint8Array, w: number, h: number): AirSur
   return verdict;
 }
 
-/** Residue components touching two or more distinct wide parts: where a slot is pinched (boxes, and their pixels). */
-function findPinches(
-  residue: Uint8Array,
-  wide: Labels,
-  w: number,
-  h: number,
-): { boxes: ComponentBox[]; joins: Uint8Array } {
+/** A residue component joining two or more distinct wide parts: where a slot is pinched. */
+interface Join {
+  box: ComponentBox;
+  /** One of its pixels, and its runs as [start, end) pairs of raster indices. */
+  pixel: number;
+  runs: number[];
+}
+
+/** Residue components touching two or more distinct wide parts. */
+function findPinches(residue: Uint8Array, wide: Labels, w: number, h: number): Join[] {
   const parts = labelComponents(residue, w, h, 4);
-  const boxes = componentBoxes(parts, w);
   const firstNeighbour = new Int32Array(parts.count + 1);
   const joins = new Uint8Array(parts.count + 1);
   const meet = (k: number, other: number) => {
@@ -103,14 +108,30 @@ function findPinches(
       if (y < h - 1) meet(k, labelAt(wide, i + w));
     }
   }
-  const joinMask = new Uint8Array(residue.length);
-  for (let r = 0; r < label.length; r++) if (joins[label[r]!]) joinMask.fill(1, start[r]!, end[r]!);
-  return { boxes: boxes.filter((_, k) => k > 0 && joins[k]), joins: joinMask };
+  if (!joins.includes(1)) return [];
+  const boxes = componentBoxes(parts, w);
+  const byLabel = new Map<number, Join>();
+  for (let r = 0; r < label.length; r++) {
+    const k = label[r]!;
+    if (!joins[k]) continue;
+    let join = byLabel.get(k);
+    if (!join) byLabel.set(k, (join = { box: boxes[k]!, pixel: start[r]!, runs: [] }));
+    join.runs.push(start[r]!, end[r]!);
+  }
+  return [...byLabel.values()];
 }
 
 /** Turns the given air pixels into metal, in place. */
 export function fill(raster: StripRaster, pixels: Uint8Array): void {
-  for (let i = 0; i < pixels.length; i++) if (pixels[i]) raster.data[i] = 1;
+  const data = raster.data;
+  // Both are 0/1 bytes: OR four at a time where the memory allows.
+  const words = data.byteOffset % 4 === 0 && pixels.byteOffset % 4 === 0 ? data.length >> 2 : 0;
+  if (words > 0) {
+    const to = new Uint32Array(data.buffer, data.byteOffset, words);
+    const from = new Uint32Array(pixels.buffer, pixels.byteOffset, words);
+    for (let q = 0; q < words; q++) if (from[q]) to[q]! |= from[q]!;
+  }
+  for (let i = words * 4; i < pixels.length; i++) if (pixels[i]) data[i] = 1;
 }
 
 /** Fills whole air regions by label, in place. */

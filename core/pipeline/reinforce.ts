@@ -27,8 +27,12 @@ export interface ThinMetal {
 }
 
 /** Finds the metal under the floor that is not a tip: hairline spurs apart, necks and webs. */
-export function thinMetal(raster: StripRaster, options: ReinforceOptions): ThinMetal & { spurs: ThinPart[] } {
-  const air = airRegions(raster);
+export function thinMetal(
+  raster: StripRaster,
+  options: ReinforceOptions,
+  /** The air's regions, if labelled already (before metal was added is fine: see airSideAt). */
+  air: Labels = airRegions(raster),
+): ThinMetal & { spurs: ThinPart[] } {
   const survey = surveyMetal(raster, options.minMetalMm, air);
   const thin = survey.thin.filter((t) => !isTip(t, options.maxTipMm, options.minMetalMm));
   const spurs = thin.filter((t) => isProtrusion(t) && t.widthMm <= options.hairlineMm);

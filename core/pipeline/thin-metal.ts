@@ -40,11 +40,28 @@ export const airRegions = (raster: StripRaster): Labels => {
   return labelComponents(air, raster.w, raster.h, 4);
 };
 
-/** The air side a pixel stands for: its region, or -1 for the outside (beyond the strip, or any region reaching it). */
-export function airSideAt(air: Labels, w: number, h: number, x: number, y: number): number {
+/**
+ * The air side a pixel stands for: its region, -1 for the outside (beyond the strip, or any region
+ * reaching it), 0 for metal. `air` may have been labelled before metal was added (filled specks,
+ * bridges, widened necks): the raster says what is metal now.
+ */
+export function airSideAt(air: Labels, raster: StripRaster, x: number, y: number): number {
+  const { w, h } = raster;
   if (x < 0 || y < 0 || x >= w || y >= h) return -1;
-  const k = labelAt(air, y * w + x);
+  const i = y * w + x;
+  if (raster.data[i]) return 0;
+  const k = labelAt(air, i);
   return k === 0 ? 0 : air.touchesBorder[k] ? -1 : k;
+}
+
+/** A pixel of air region k that is still air (its label may predate added metal), or -1. */
+export function airPixelOf(air: Labels, raster: StripRaster, k: number): number {
+  const { start, end, label } = air.runs;
+  for (let r = 0; r < label.length; r++) {
+    if (label[r] !== k) continue;
+    for (let i = start[r]!; i < end[r]!; i++) if (!raster.data[i]) return i;
+  }
+  return -1;
 }
 
 /**
@@ -87,7 +104,7 @@ export function surveyMetal(raster: StripRaster, minMetalMm: number, air: Labels
         const ny = y + dy;
         // Air across a side (4-connected, as the openings are); wide metal across a side or a corner.
         if (dx === 0 || dy === 0) {
-          const side = airSideAt(air, w, h, nx, ny);
+          const side = airSideAt(air, raster, nx, ny);
           if (side !== 0) sides[k]!.add(side);
         }
         if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;

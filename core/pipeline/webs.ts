@@ -3,7 +3,7 @@ import type { Location } from './findings.ts';
 import { componentBoxes, labelAt, labelComponents, type Labels } from './labels.ts';
 import { invert } from './morphology.ts';
 import type { StripRaster } from './raster.ts';
-import { airSideAt } from './thin-metal.ts';
+import { airPixelOf, airSideAt } from './thin-metal.ts';
 
 /** One place across a web: the two air pixels either side (x, y in pixels; a side beyond the strip edge lies outside it). */
 export interface WebChord {
@@ -41,16 +41,18 @@ export function findWebs(raster: StripRaster, air: Labels, core: Uint8Array, dep
   const firstSide = new Int32Array(grown.count + 1);
   const merged = new Uint8Array(grown.count + 1);
   for (let g = 1; g <= grown.count; g++) if (grown.touchesBorder[g]) firstSide[g] = -1;
+  // Each opening's grown region, from a pixel of it that is still air (labels may predate fills).
+  const grownOf = new Int32Array(air.count + 1);
   for (let k = 1; k <= air.count; k++) {
     if (air.touchesBorder[k]) continue;
-    const g = labelAt(grown, air.first[k]!);
+    const i = raster.data[air.first[k]!] ? airPixelOf(air, raster, k) : air.first[k]!;
+    if (i < 0) continue;
+    const g = (grownOf[k] = labelAt(grown, i));
     if (firstSide[g] === 0) firstSide[g] = k;
     else if (firstSide[g] !== k) merged[g] = 1;
   }
   const involved: number[] = [];
-  for (let k = 1; k <= air.count; k++) {
-    if (!air.touchesBorder[k] && merged[labelAt(grown, air.first[k]!)]) involved.push(k);
-  }
+  for (let k = 1; k <= air.count; k++) if (grownOf[k] && merged[grownOf[k]!]) involved.push(k);
   if (involved.length === 0) return [];
   const boxes = componentBoxes(air, w);
   const chordsByPair = new Map<string, { sides: [number, number]; chords: WebChord[] }>();
@@ -109,7 +111,7 @@ function websAround(
   const sideOf = new Int32Array(cw * ch);
   const side = (j: number): number => {
     if (j < 0) return 0;
-    if (sideOf[j] === 0) sideOf[j] = airSideAt(air, w, h, x0 + (j % cw) - 1, y0 + Math.floor(j / cw) - 1) || -2;
+    if (sideOf[j] === 0) sideOf[j] = airSideAt(air, raster, x0 + (j % cw) - 1, y0 + Math.floor(j / cw) - 1) || -2;
     return sideOf[j] === -2 ? 0 : sideOf[j]!;
   };
   const found: { sides: [number, number]; chord: WebChord }[] = [];

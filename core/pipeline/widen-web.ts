@@ -43,13 +43,10 @@ function giveWay(
   from: number,
   clearance: number,
 ): number[] {
-  const { w, h, data } = raster;
+  const { w, h } = raster;
   const cw = box.x1 - box.x0 + 1;
   const ch = box.y1 - box.y0 + 1;
-  const sideAt = (x: number, y: number): number => {
-    if (x >= 0 && y >= 0 && x < w && y < h && data[y * w + x]) return 0;
-    return airSideAt(air, w, h, x, y);
-  };
+  const sideAt = (x: number, y: number): number => airSideAt(air, raster, x, y);
   const feature = new Uint8Array(cw * ch);
   for (let cy = 0; cy < ch; cy++) {
     for (let cx = 0; cx < cw; cx++) if (sideAt(box.x0 + cx, box.y0 + cy) === from) feature[cy * cw + cx] = 1;
