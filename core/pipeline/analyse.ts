@@ -85,6 +85,7 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
       hairlineMm: t.hairlineMm,
       neckTargetMm: t.neckTargetMm,
       maxTipMm: t.maxTipMm,
+      maxWidenedPlaces: t.maxWidenedPlaces,
     },
     ctx,
     gate.air,

@@ -105,7 +105,10 @@ const errors: Record<string, Template> = {
     instruction: `Join each marked island to the surrounding metal with a bar at least ${mmPx(ctx.minMetalMm, ctx)} wide, or leave it out.`,
   }),
   NECK_TOO_THIN: (f, ctx) => ({
-    message: `Metal is narrower than ${n(ctx.minMetalMm)} mm at ${plural(f.count, 'place', 'places')} and could not be widened without closing an opening.`,
+    message:
+      f.cause === 'pervasive'
+        ? `Metal is narrower than ${n(ctx.minMetalMm)} mm at ${plural(f.count, 'place', 'places')}: too many to widen without reworking the whole design.`
+        : `Metal is narrower than ${n(ctx.minMetalMm)} mm at ${plural(f.count, 'place', 'places')} and could not be widened without closing an opening.`,
     instruction: `Widen the metal at the marked places to at least ${mmPx(ctx.minMetalMm, ctx)}, making the openings beside it smaller if needed.`,
   }),
   TRACE_REJECTED: () => ({

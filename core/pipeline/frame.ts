@@ -22,6 +22,8 @@ export interface FrameOptions {
   neckTargetMm: number;
   /** A protrusion reaching at most this far beyond where it is floor-wide is a sharp tip, left as drawn. */
   maxTipMm: number;
+  /** Past this many thin places the design is refused, not widened all over. */
+  maxWidenedPlaces: number;
 }
 
 export interface FrameResult {
@@ -53,7 +55,17 @@ export function frameStrip(
   if (warnings.length === 0 && thin.necks.length === 0 && thin.webs.length === 0) {
     return { warnings, errors: [], thickened: [] };
   }
-  const beforeWidening = thin.necks.length + thin.webs.length > 0 ? raster.data.slice() : undefined;
+  const places = thin.necks.length + thin.webs.length;
+  if (places > options.maxWidenedPlaces) {
+    // Thin metal all over (a lace too fine for its size): widening would redraw the design.
+    const locations = [...thin.necks.map((n) => n.at), ...thin.webs.map((w) => w.at)].slice(0, MAX_LOCATIONS);
+    return {
+      warnings,
+      errors: [finding('NECK_TOO_THIN', { count: places, cause: 'pervasive' }, ctx, { locations })],
+      thickened: [],
+    };
+  }
+  const beforeWidening = places > 0 ? raster.data.slice() : undefined;
   const thickened = widenThinMetal(raster, thin, options.neckTargetMm);
   // A web is widened chord by chord to the target; a thin part by an estimate of its width, which
   // for a part that narrows (a waist, a tapering finger) may fall short: those are measured again.

@@ -54,14 +54,56 @@ export function airSideAt(air: Labels, raster: StripRaster, x: number, y: number
   return k === 0 ? 0 : air.touchesBorder[k] ? -1 : k;
 }
 
-/** A pixel of air region k that is still air (its label may predate added metal), or -1. */
-export function airPixelOf(air: Labels, raster: StripRaster, k: number): number {
+/** Per air region, a pixel of it that is still air (its label may predate added metal), or -1. */
+export function airPixels(air: Labels, raster: StripRaster): Int32Array {
+  const out = new Int32Array(air.count + 1).fill(-1);
   const { start, end, label } = air.runs;
   for (let r = 0; r < label.length; r++) {
-    if (label[r] !== k) continue;
-    for (let i = start[r]!; i < end[r]!; i++) if (!raster.data[i]) return i;
+    const k = label[r]!;
+    if (out[k]! >= 0) continue;
+    for (let i = start[r]!; i < end[r]!; i++) {
+      if (!raster.data[i]) {
+        out[k] = i;
+        break;
+      }
+    }
   }
-  return -1;
+  return out;
+}
+
+/**
+ * `airSideAt` for every pixel of a window (x0, y0, cw × ch; it may reach beyond the strip), row by
+ * row from the labels' runs instead of a search per pixel.
+ */
+export function airSidesIn(
+  air: Labels,
+  raster: StripRaster,
+  x0: number,
+  y0: number,
+  cw: number,
+  ch: number,
+): Int32Array {
+  const { w, h, data } = raster;
+  const out = new Int32Array(cw * ch);
+  const { start, end, label, rowFirst } = air.runs;
+  for (let cy = 0; cy < ch; cy++) {
+    const y = y0 + cy;
+    const row = cy * cw;
+    if (y < 0 || y >= h) {
+      out.fill(-1, row, row + cw);
+      continue;
+    }
+    if (x0 < 0) out.fill(-1, row, row + Math.min(cw, -x0));
+    if (x0 + cw > w) out.fill(-1, row + Math.max(0, w - x0), row + cw);
+    for (let r = rowFirst[y]!; r < rowFirst[y + 1]!; r++) {
+      const from = Math.max(start[r]! - y * w, x0);
+      const to = Math.min(end[r]! - y * w, x0 + cw);
+      if (from >= to) continue;
+      const side = air.touchesBorder[label[r]!] ? -1 : label[r]!;
+      for (let x = from; x < to; x++) if (!data[y * w + x]) out[row + x - x0] = side;
+    }
+  }
+  return out;
 }
 
 /**

@@ -15,6 +15,8 @@ export const pipelineTolerances = {
   removableIslandMm2: 3,
   hairlineMm: 0.3,
   neckTargetMm: 0.7,
+  /** Past this many necks and webs a design is refused rather than widened throughout. */
+  maxWidenedPlaces: 200,
   maxTipMm: 1,
   /** A corner of an opening narrower than the floor may reach this far beyond where it is floor-wide. */
   maxOpeningTipMm: 0.3,

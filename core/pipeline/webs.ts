@@ -3,7 +3,7 @@ import type { Location } from './findings.ts';
 import { componentBoxes, labelAt, labelComponents, type Labels } from './labels.ts';
 import { invert } from './morphology.ts';
 import type { StripRaster } from './raster.ts';
-import { airPixelOf, airSideAt } from './thin-metal.ts';
+import { airPixels, airSidesIn } from './thin-metal.ts';
 
 /** One place across a web: the two air pixels either side (x, y in pixels; a side beyond the strip edge lies outside it). */
 export interface WebChord {
@@ -43,9 +43,10 @@ export function findWebs(raster: StripRaster, air: Labels, core: Uint8Array, dep
   for (let g = 1; g <= grown.count; g++) if (grown.touchesBorder[g]) firstSide[g] = -1;
   // Each opening's grown region, from a pixel of it that is still air (labels may predate fills).
   const grownOf = new Int32Array(air.count + 1);
+  const still = airPixels(air, raster);
   for (let k = 1; k <= air.count; k++) {
     if (air.touchesBorder[k]) continue;
-    const i = raster.data[air.first[k]!] ? airPixelOf(air, raster, k) : air.first[k]!;
+    const i = still[k]!;
     if (i < 0) continue;
     const g = (grownOf[k] = labelAt(grown, i));
     if (firstSide[g] === 0) firstSide[g] = k;
@@ -54,20 +55,33 @@ export function findWebs(raster: StripRaster, air: Labels, core: Uint8Array, dep
   const involved: number[] = [];
   for (let k = 1; k <= air.count; k++) if (grownOf[k] && merged[grownOf[k]!]) involved.push(k);
   if (involved.length === 0) return [];
-  const boxes = componentBoxes(air, w);
   const chordsByPair = new Map<string, { sides: [number, number]; chords: WebChord[] }>();
-  const reach = 2 * depth + 2;
-  for (const k of involved) {
-    const b = boxes[k]!;
-    const crop = { x0: Math.max(0, b.x0 - reach), y0: Math.max(0, b.y0 - reach) };
-    const x1 = Math.min(w - 1, b.x1 + reach);
-    const y1 = Math.min(h - 1, b.y1 + reach);
-    for (const chord of websAround(raster, air, k, crop.x0, crop.y0, x1, y1, floorPx)) {
-      const key = `${chord.sides[0]},${chord.sides[1]}`;
-      const entry = chordsByPair.get(key) ?? { sides: chord.sides, chords: [] };
-      entry.chords.push(chord.chord);
+  const collect = (found: { sides: [number, number]; chord: WebChord }[]) => {
+    for (const { sides, chord } of found) {
+      const key = `${sides[0]},${sides[1]}`;
+      const entry = chordsByPair.get(key) ?? { sides, chords: [] };
+      entry.chords.push(chord);
       chordsByPair.set(key, entry);
     }
+  };
+  const boxes = componentBoxes(air, w);
+  const reach = 2 * depth + 2;
+  const windows = involved.map((k) => {
+    const b = boxes[k]!;
+    const [x0, y0] = [Math.max(0, b.x0 - reach), Math.max(0, b.y0 - reach)];
+    return { k, x0, y0, x1: Math.min(w - 1, b.x1 + reach), y1: Math.min(h - 1, b.y1 + reach) };
+  });
+  const cropArea = windows.reduce((sum, c) => sum + (c.x1 - c.x0 + 1) * (c.y1 - c.y0 + 1), 0);
+  if (cropArea > (w * h) / 2) {
+    // Most of the strip is involved (a lace too fine for its size): one transform of it all.
+    const isInvolved = new Uint8Array(air.count + 1);
+    for (const k of involved) isInvolved[k] = 1;
+    const all = { x0: 0, y0: 0, x1: w - 1, y1: h - 1 };
+    collect(websIn(raster, air, all, floorPx, (a, b) => isInvolved[a] === 1 || isInvolved[b] === 1));
+  } else {
+    // Each pair of openings once, from the lower-numbered one's window.
+    const own = (k: number) => (a: number, b: number) => (a === k && (b < 0 || b > k)) || (b === k && (a < 0 || a > k));
+    for (const c of windows) collect(websIn(raster, air, c, floorPx, own(c.k)));
   }
   const webs: Web[] = [];
   for (const { sides, chords } of chordsByPair.values()) {
@@ -77,49 +91,39 @@ export function findWebs(raster: StripRaster, air: Labels, core: Uint8Array, dep
 }
 
 /**
- * The narrow places between opening k and any other air side, within a crop around k: each metal
- * pixel takes the air side of its nearest air pixel (an exact transform of the crop, a frame of
- * outside pixels where the crop meets the strip edge), and two neighbouring metal pixels of
- * different sides, one of them k, mark a place across the web. Pairs of two openings are kept by
- * the lower-numbered one only.
+ * The narrow places between two different air sides accepted by `wanted`, within a window of the
+ * strip: each metal pixel takes the air side of its nearest air pixel (an exact transform of the
+ * window, with a frame of outside pixels where it meets the strip edge), and two neighbouring
+ * metal pixels of different sides, or a metal pixel and the air beside it, mark a place across a
+ * web. Each place comes with its sides in one order: an opening first, the lower-numbered one first
+ * of two openings.
  */
-function websAround(
+function websIn(
   raster: StripRaster,
   air: Labels,
-  k: number,
-  x0: number,
-  y0: number,
-  x1: number,
-  y1: number,
+  { x0, y0, x1, y1 }: { x0: number; y0: number; x1: number; y1: number },
   floorPx: number,
+  wanted: (a: number, b: number) => boolean,
 ): { sides: [number, number]; chord: WebChord }[] {
-  const { w, h, data } = raster;
-  // The crop with a one-pixel frame: outside pixels where it lies beyond the strip, else nothing.
   const cw = x1 - x0 + 3;
   const ch = y1 - y0 + 3;
+  const sides = airSidesIn(air, raster, x0 - 1, y0 - 1, cw, ch);
   const feature = new Uint8Array(cw * ch);
   for (let cy = 0; cy < ch; cy++) {
     for (let cx = 0; cx < cw; cx++) {
-      const x = x0 + cx - 1;
-      const y = y0 + cy - 1;
-      const outside = x < 0 || y < 0 || x >= w || y >= h;
-      const inCrop = x >= x0 && x <= x1 && y >= y0 && y <= y1;
-      if (outside || (inCrop && !data[y * w + x])) feature[cy * cw + cx] = 1;
+      const j = cy * cw + cx;
+      const frame = cx === 0 || cy === 0 || cx === cw - 1 || cy === ch - 1;
+      if (frame ? sides[j] === -1 && isOutside(raster, x0 + cx - 1, y0 + cy - 1) : sides[j] !== 0) feature[j] = 1;
     }
   }
   const { nearest } = distanceTransform(feature, cw, ch, { withNearest: true });
-  const sideOf = new Int32Array(cw * ch);
-  const side = (j: number): number => {
-    if (j < 0) return 0;
-    if (sideOf[j] === 0) sideOf[j] = airSideAt(air, raster, x0 + (j % cw) - 1, y0 + Math.floor(j / cw) - 1) || -2;
-    return sideOf[j] === -2 ? 0 : sideOf[j]!;
-  };
-  const found: { sides: [number, number]; chord: WebChord }[] = [];
+  const side = (j: number): number => (j < 0 ? 0 : sides[j]!);
   const inFrame = (j: number) => {
     const x = j % cw;
     const y = (j - x) / cw;
     return x === 0 || y === 0 || x === cw - 1 || y === ch - 1;
   };
+  const found: { sides: [number, number]; chord: WebChord }[] = [];
   for (let cy = 1; cy < ch - 1; cy++) {
     for (let cx = 1; cx < cw - 1; cx++) {
       const i = cy * cw + cx;
@@ -128,27 +132,31 @@ function websAround(
       // Across the web: to the next metal pixel's nearest air (right and down, each pair once),
       // or straight into the air beside it (all four ways: a web one pixel wide has no metal pair).
       for (const j of [i + 1, i + cw, i - 1, i - cw]) {
-        const air = feature[j] === 1;
-        if (!air && (j < i || inFrame(j))) continue;
-        const b = air ? j : nearest[j]!;
+        const isAir = feature[j] === 1;
+        if (!isAir && (j < i || inFrame(j))) continue;
+        const b = isAir ? j : nearest[j]!;
         const sa = side(a);
         const sb = side(b);
-        if (sa === sb || sa === 0 || sb === 0 || (sa !== k && sb !== k)) continue;
-        const other = sa === k ? sb : sa;
-        if (other > 0 && other < k) continue;
+        if (sa === sb || sa === 0 || sb === 0 || !wanted(sa, sb)) continue;
         const ax = (a % cw) + x0 - 1;
         const ay = Math.floor(a / cw) + y0 - 1;
         const bx = (b % cw) + x0 - 1;
         const by = Math.floor(b / cw) + y0 - 1;
         const gapPx = Math.hypot(ax - bx, ay - by) - 1;
         if (gapPx >= floorPx) continue;
-        const chord = sa === k ? { ax, ay, bx, by, gapPx } : { ax: bx, ay: by, bx: ax, by: ay, gapPx };
-        found.push({ sides: [k, other], chord });
+        const aFirst = sb < 0 || (sa > 0 && sa < sb);
+        found.push(
+          aFirst
+            ? { sides: [sa, sb], chord: { ax, ay, bx, by, gapPx } }
+            : { sides: [sb, sa], chord: { ax: bx, ay: by, bx: ax, by: ay, gapPx } },
+        );
       }
     }
   }
   return found;
 }
+
+const isOutside = (raster: StripRaster, x: number, y: number) => x < 0 || y < 0 || x >= raster.w || y >= raster.h;
 
 /** Splits chords into groups whose midpoints lie within `spacing` pixels of another in the group. */
 function nearbyGroups(chords: WebChord[], spacing: number): WebChord[][] {

@@ -1,7 +1,7 @@
 import { distanceTransform } from './distance.ts';
 import type { Labels } from './labels.ts';
 import type { StripRaster } from './raster.ts';
-import { airSideAt } from './thin-metal.ts';
+import { airSidesIn } from './thin-metal.ts';
 import type { Web } from './webs.ts';
 
 /**
@@ -46,11 +46,9 @@ function giveWay(
   const { w, h } = raster;
   const cw = box.x1 - box.x0 + 1;
   const ch = box.y1 - box.y0 + 1;
-  const sideAt = (x: number, y: number): number => airSideAt(air, raster, x, y);
+  const sides = airSidesIn(air, raster, box.x0, box.y0, cw, ch);
   const feature = new Uint8Array(cw * ch);
-  for (let cy = 0; cy < ch; cy++) {
-    for (let cx = 0; cx < cw; cx++) if (sideAt(box.x0 + cx, box.y0 + cy) === from) feature[cy * cw + cx] = 1;
-  }
+  for (let j = 0; j < feature.length; j++) if (sides[j] === from) feature[j] = 1;
   const { d2 } = distanceTransform(feature, cw, ch);
   const limit = clearance * clearance;
   const out: number[] = [];
@@ -59,8 +57,8 @@ function giveWay(
     if (y < 0 || y >= h) continue;
     for (let cx = 0; cx < cw; cx++) {
       const x = box.x0 + cx;
-      if (x < 0 || x >= w || d2[cy * cw + cx]! >= limit) continue;
-      if (sideAt(x, y) === side) out.push(y * w + x);
+      const j = cy * cw + cx;
+      if (x >= 0 && x < w && sides[j] === side && d2[j]! < limit) out.push(y * w + x);
     }
   }
   return out;
