@@ -5,6 +5,7 @@ import { componentBoxes, componentMask, forRunsOf, labelComponents, type Labels 
 import { fill, surveyAir, type AirSurvey } from './openings.ts';
 import type { StripRaster } from './raster.ts';
 import { locate, MAX_LOCATIONS } from './spots.ts';
+import { surveyAroundWebs } from './local-survey.ts';
 import { shaveSpurs, thinMetal, widenThinMetal } from './reinforce.ts';
 
 export interface FrameOptions {
@@ -74,13 +75,24 @@ export function frameStrip(
     left = [...again.spurs, ...again.necks];
     widenThinMetal(raster, { necks: left, webs: again.webs, air: again.air }, options.neckTargetMm);
   }
-  const survey = surveyAir(raster, options.minOpeningMm);
-  if (beforeWidening && survey.verdict.some((v) => v === 'narrow' || v === 'pinched')) {
-    raster.data.set(beforeWidening);
+  const refuse = (): FrameResult => {
+    raster.data.set(beforeWidening!);
     const locations = thickened.slice(0, MAX_LOCATIONS);
-    const refusal = finding('NECK_TOO_THIN', { count: thickened.length }, ctx, { locations });
-    return { warnings, errors: [refusal], thickened: [] };
+    return {
+      warnings,
+      errors: [finding('NECK_TOO_THIN', { count: thickened.length }, ctx, { locations })],
+      thickened: [],
+    };
+  };
+  if (warnings.length === 0 && thin.necks.length === 0) {
+    // Only webs were widened: only the openings beside them changed.
+    const local = surveyAroundWebs(raster, thin.air, thin.webs, options.minOpeningMm);
+    if (local.spoiled) return refuse();
+    for (const i of local.fill) raster.data[i] = 1;
+    return { warnings, errors: [], thickened };
   }
+  const survey = surveyAir(raster, options.minOpeningMm);
+  if (beforeWidening && survey.verdict.some((v) => v === 'narrow' || v === 'pinched')) return refuse();
   // Bridges and widened necks can leave new tips and slivers of air; the laser cannot cut them.
   fill(raster, survey.residue);
   return { warnings, errors: [], air: survey, thickened };
