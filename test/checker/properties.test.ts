@@ -17,6 +17,8 @@ const TOL = 1.5 * PIXEL;
 const FLOOR = RULES.minMetalMm;
 const ALWAYS_FLAGGED_BELOW = FLOOR - TOL - PIXEL;
 const NEVER_FLAGGED_FROM = FLOOR - TOL + PIXEL;
+const OPENING_ALWAYS_FLAGGED_BELOW = RULES.minOpeningMm - TOL - PIXEL;
+const OPENING_NEVER_FLAGGED_FROM = RULES.minOpeningMm - TOL + PIXEL;
 
 describe('width tolerance (property tests)', () => {
   it('flags two discs iff their gap is under the floor beyond the tolerance and the raster error', () => {
@@ -74,6 +76,59 @@ describe('width tolerance (property tests)', () => {
             expect(Math.abs(place.widthMm - width)).toBeLessThan(PIXEL + 0.003);
             expect(Math.hypot(place.x - cx, place.y - cy)).toBeLessThan(2.1);
           }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('flags a pinch in a slot at any angle iff it is under the floor beyond the tolerance and the raster error', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0.2, max: 0.5, noNaN: true }),
+        fc.double({ min: 0.05, max: 0.2, noNaN: true }),
+        fc.double({ min: 0.06, max: 0.4, noNaN: true }),
+        fc.double({ min: -0.45, max: 0.45, noNaN: true }),
+        fc.double({ min: 0, max: Math.PI, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (slot, pinch, tooth, across, angle, shift) => {
+          // A slot 4 mm long, from the floor itself to 0.5 mm wide, pinched by a square tooth from
+          // each side, `tooth` mm along it, leaving `pinch` mm between them, `across` × (slot − pinch)
+          // off the slot's middle line. Only the pinch may be flagged.
+          const cx = 8 + shift * PIXEL;
+          const cy = 5 + shift * PIXEL * 0.7;
+          const middle = cy + across * (slot - pinch);
+          const [top, bottom] = [cy - slot / 2, cy + slot / 2];
+          const [from, to] = [cx - tooth / 2, cx + tooth / 2];
+          const ring = rotate(
+            [
+              [cx - 2, top],
+              [from, top],
+              [from, middle - pinch / 2],
+              [to, middle - pinch / 2],
+              [to, top],
+              [cx + 2, top],
+              [cx + 2, bottom],
+              [to, bottom],
+              [to, middle + pinch / 2],
+              [from, middle + pinch / 2],
+              [from, bottom],
+              [cx - 2, bottom],
+            ],
+            cx,
+            cy,
+            angle,
+          );
+          const [px, py] = rotate([[cx, middle]], cx, cy, angle)[0]!;
+          const report = checkCutSvg(cuttingSvg(16, 10, [[ring]]), RULES);
+          const pinches = report.narrowOpenings.filter((place) => place.kind === 'pinched');
+          if (pinch < OPENING_ALWAYS_FLAGGED_BELOW) {
+            expect(pinches).toHaveLength(1);
+            // On the pinch: within its length along the slot, and a pixel or so beyond.
+            expect(Math.hypot(pinches[0]!.x - px, pinches[0]!.y - py)).toBeLessThan(Math.max(0.1, tooth / 2 + 0.03));
+          }
+          if (pinch >= OPENING_NEVER_FLAGGED_FROM) expect(report.narrowOpenings).toEqual([]);
+          for (const place of pinches) expect(Math.abs(place.widthMm - pinch)).toBeLessThan(PIXEL + 0.003);
         },
       ),
       { numRuns: 40 },

@@ -14,7 +14,7 @@
 import { distanceTransform } from './distance-transform.ts';
 import { findSaddles } from './saddles.ts';
 import type { Grid, NarrowPlace } from './types.ts';
-import { centreOf, halfWidthsInPlace, localWidth, placeOf } from './width-estimates.ts';
+import { centreOf, halfWidthsInPlace, localWidth, narrowestAcross, placeOf } from './width-estimates.ts';
 
 export interface PhaseField {
   phase: 0 | 1;
@@ -48,22 +48,60 @@ export interface RawPlace {
 
 /**
  * Every place where two cores of one component of the phase join (its narrowest passage), with
- * the width there. Joins of a core barely wider than the saddle (by at most a pixel) are left
- * out: along a width that passes through the threshold (the cusp beside a web that is too thin,
- * a part right at the floor) the cores break into fragments a pixel apart, and such a join is no
- * neck; a real neck is narrower than the cores it joins by more than the raster can blur.
+ * the width straight across it. Every join is returned, however little wider than it the cores
+ * are: a pinch one pixel wide in a slot three pixels wide joins cores only a pixel of half-width
+ * wider than itself, and that is all a coarse raster can show of a clear pinch. (Along a width
+ * that hovers at the erosion threshold the cores break into fragments whose joins are no pinch;
+ * their widths lie in the raster's blind band, see `measure.ts`, where either answer is right.)
+ * Callers keep the joins narrower than their floor less the tolerance.
  */
 export function splitPlaces(grid: Grid, field: PhaseField, scratch?: Int32Array): RawPlace[] {
   const inPhase = field.phase === 1 ? grid.metal : flip(grid.metal);
   const step = Math.min(grid.dx, grid.dy) / 16;
-  const pixel = Math.max(grid.dx, grid.dy);
-  return findSaddles(inPhase, field.core, field.halfWidth, grid.nx, grid.ny, step, scratch)
-    .filter((saddle) => saddle.persistence > pixel)
-    .map((saddle) => ({
-      index: saddle.index,
-      widthMm: localWidth(grid, field.phase, field.nearest, saddle.index),
-      reachMm: 0,
-    }));
+  return findSaddles(inPhase, field.core, field.halfWidth, grid.nx, grid.ny, step, scratch).map((saddle) =>
+    narrowestOfJoin(grid, field, saddle.index, step),
+  );
+}
+
+/**
+ * The narrowest place of the join at saddle pixel `s`. The merge tree picks any pixel of the
+ * join's half-width, and a half-width is only the distance to the nearer side: beside a shallow
+ * bump, a whole line of pixels as far from the opposite wall as the bump is from it shares the
+ * saddle's. So the width is read across every pixel of that level (within a step of the saddle's
+ * half-width, outside the cores, 4-connected to it, within the erosion diameter of it) and the
+ * narrowest is the place; if no pixel of it has a gap facing across it, `localWidth` at the saddle.
+ */
+function narrowestOfJoin(grid: Grid, field: PhaseField, s: number, step: number): RawPlace {
+  const { nx, ny, metal } = grid;
+  const level = field.halfWidth[s]!;
+  const reach = 2 * Math.max(field.radius, grid.dx, grid.dy);
+  const from = centreOf(grid, s);
+  const onLevel = (k: number): boolean => {
+    if (metal[k] !== field.phase || field.core[k] || Math.abs(field.halfWidth[k]! - level) > step) return false;
+    const at = centreOf(grid, k);
+    return Math.hypot(at.x - from.x, at.y - from.y) <= reach;
+  };
+  const seen = new Set<number>([s]);
+  const queue = [s];
+  let best: RawPlace = { index: s, widthMm: Infinity, reachMm: 0 };
+  for (let next = 0; next < queue.length; next++) {
+    const k = queue[next]!;
+    const widthMm = narrowestAcross(grid, field.phase, field.nearest, k);
+    if (widthMm < best.widthMm) best = { index: k, widthMm, reachMm: 0 };
+    const i = k % nx;
+    const neighbours = [
+      i > 0 ? k - 1 : -1,
+      i < nx - 1 ? k + 1 : -1,
+      k >= nx ? k - nx : -1,
+      k < (ny - 1) * nx ? k + nx : -1,
+    ];
+    for (const q of neighbours) {
+      if (q < 0 || seen.has(q) || !onLevel(q)) continue;
+      seen.add(q);
+      queue.push(q);
+    }
+  }
+  return best.widthMm < Infinity ? best : { ...best, widthMm: localWidth(grid, field.phase, field.nearest, s) };
 }
 
 /**

@@ -10,12 +10,6 @@ export interface Saddle {
   index: number;
   /** Its half-width, mm. */
   halfWidth: number;
-  /**
-   * How much wider the narrower of the two joined groups gets than the saddle (its widest
-   * half-width less the saddle's): about a pixel where cores merely fragment along a part whose
-   * width hovers at the erosion threshold, the depth of the neck for a real one.
-   */
-  persistence: number;
 }
 
 /**
@@ -39,8 +33,6 @@ export function findSaddles(
   const parent = cores.labels;
   const hasCore = new Uint8Array(count);
   const rootOfCore = new Int32Array(cores.count).fill(-1);
-  const peakOfCore = new Float64Array(cores.count);
-  const peak = new Map<number, number>(); // widest half-width of each set holding a core, by root
   let others = 0;
   let top = 0;
   for (let k = 0; k < count; k++) {
@@ -51,14 +43,12 @@ export function findSaddles(
         hasCore[k] = 1;
       }
       parent[k] = rootOfCore[core]!;
-      if (halfWidth[k]! > peakOfCore[core]!) peakOfCore[core] = halfWidth[k]!;
     } else if (inRegion[k]) {
       others++;
       if (halfWidth[k]! > top) top = halfWidth[k]!;
     }
   }
   if (cores.count < 2) return [];
-  for (let core = 0; core < cores.count; core++) peak.set(rootOfCore[core]!, peakOfCore[core]!);
 
   // Counting sort of the other pixels by half-width, widest first.
   const buckets = Math.ceil(top / step) + 1;
@@ -95,17 +85,15 @@ export function findSaddles(
     const rk = find(k);
     if (rq === rk) return;
     if (!hasCore[rk]) {
-      parent[rk] = rq; // a set holding a core keeps its root, and its peak with it
+      parent[rk] = rq; // a set holding a core keeps its root
       return;
     }
     if (!hasCore[rq]) {
       parent[rq] = rk;
       return;
     }
-    const persistence = Math.min(peak.get(rq)!, peak.get(rk)!) - halfWidth[k]!;
-    saddles.push({ index: k, halfWidth: halfWidth[k]!, persistence });
+    saddles.push({ index: k, halfWidth: halfWidth[k]! });
     parent[rq] = rk;
-    peak.set(rk, Math.max(peak.get(rk)!, peak.get(rq)!));
   };
   for (let t = 0; t < others; t++) {
     const k = order[t]!;

@@ -99,3 +99,58 @@ export function localWidth(grid: Grid, phase: number, nearest: Int32Array, k: nu
   const vy = ((own - ik) / nx - j) * grid.dy;
   return 2 * Math.sqrt(vx * vx + vy * vy) - pixelSpan(grid, vx, vy);
 }
+
+/**
+ * The width of the part of `phase` where it is narrowest across pixel k: the shortest gap between
+ * two other-phase centres facing each other across k, less one pixel. The candidates are the
+ * nearest other-phase centres of k and of its eight neighbours (an other-phase pixel is its own);
+ * a pair faces across k when the segment between them passes within half a pixel of k's centre
+ * over pixels of `phase` alone. Such a segment spans the part, so the estimate is at least the
+ * part's width there less a pixel, as `widthAcross` is. It measures a join of two cores, where
+ * `localWidth`'s widest gap would span the wider part just beyond a pinch a pixel or two long.
+ * Infinity when no pair faces across k (k off the middle of a part wider than a few pixels).
+ */
+export function narrowestAcross(grid: Grid, phase: number, nearest: Int32Array, k: number): number {
+  const { nx, ny, metal } = grid;
+  const i = k % nx;
+  const j = (k - i) / nx;
+  const ends: number[] = [];
+  for (let dj = -1; dj <= 1; dj++) {
+    for (let di = -1; di <= 1; di++) {
+      if (i + di < 0 || i + di >= nx || j + dj < 0 || j + dj >= ny) continue;
+      const q = k + dj * nx + di;
+      const end = metal[q] === phase ? nearest[q]! : q;
+      if (end >= 0 && !ends.includes(end)) ends.push(end);
+    }
+  }
+  let narrowest = Infinity;
+  for (let a = 0; a < ends.length; a++) {
+    for (let b = a + 1; b < ends.length; b++) {
+      if (!facesAcross(grid, phase, ends[a]!, ends[b]!, i, j)) continue;
+      narrowest = Math.min(narrowest, widthAcross(grid, ends[a]!, ends[b]!));
+    }
+  }
+  return narrowest;
+}
+
+/** Whether the segment between other-phase centres a and b passes through pixel (i, j) over `phase` alone. */
+function facesAcross(grid: Grid, phase: number, a: number, b: number, i: number, j: number): boolean {
+  const { nx, metal } = grid;
+  const ia = a % nx;
+  const ja = (a - ia) / nx;
+  const ib = b % nx;
+  const jb = (b - ib) / nx;
+  // In pixel units, the segment's closest approach to (i, j) is within half a pixel of it: a segment
+  // merely clipping a corner of the pixel joins two pixels beside that corner, no gap across the part.
+  const vx = ib - ia;
+  const vy = jb - ja;
+  const t = Math.max(0, Math.min(1, ((i - ia) * vx + (j - ja) * vy) / (vx * vx + vy * vy)));
+  if ((ia + t * vx - i) ** 2 + (ja + t * vy - j) ** 2 > 0.25) return false;
+  // Every pixel the open segment meets, sampled at least twice a pixel, is of the phase.
+  const steps = 2 * Math.max(Math.abs(vx), Math.abs(vy));
+  for (let s = 1; s < steps; s++) {
+    const q = Math.round(ja + (s / steps) * vy) * nx + Math.round(ia + (s / steps) * vx);
+    if (q !== a && q !== b && metal[q] !== phase) return false;
+  }
+  return true;
+}
