@@ -21,8 +21,8 @@ export function openByDiscBits(
   h: number,
   depth: number,
   outsideIsComplement: boolean,
-  /** When given (w × h, zeroed), receives the core as 0/1 bytes. */
-  coreOut?: Uint8Array,
+  /** When given (w × h, zeroed), receives the pixels outside the core (the features grown by depth) as 0/1 bytes. */
+  beyondCoreOut?: Uint8Array,
 ): Uint8Array {
   const words = (w + 31) >>> 5;
   // Beyond the raster: metal-like (all ones) unless the outside counts as a feature.
@@ -38,7 +38,7 @@ export function openByDiscBits(
     if (tail) core[(y + 1) * words - 1]! &= ~(-1 << tail);
     for (let j = y * words; j < (y + 1) * words; j++) any |= core[j]!;
   }
-  if (coreOut) unpackAnd(core, ALL_ONES, w, h, words, coreOut);
+  if (beyondCoreOut) unpackNot(core, w, h, words, beyondCoreOut);
   const opened = new Uint8Array(w * h);
   if (!any) return opened;
   // Dilation: a core pixel within a squared distance of depth^2 - depth (= (depth - 0.5)^2 rounded down).
@@ -167,28 +167,26 @@ function pack(mask: Uint8Array, w: number, h: number, words: number, outside: nu
   return out;
 }
 
-/** Stands for a mask of all ones in `unpackAnd`: the bits alone. */
-const ALL_ONES = new Uint8Array(0);
-
-/** out = mask AND bits, as 0/1 bytes (the bits alone for ALL_ONES). */
-function unpackAnd(bits: Int32Array, mask: Uint8Array, w: number, h: number, words: number, out: Uint8Array): void {
-  if (mask === ALL_ONES) {
-    const outQuads = wordRows(out, w) ? new Uint32Array(out.buffer, out.byteOffset, (w * h) >>> 2) : undefined;
-    for (let y = 0; y < h; y++) {
-      const src = y * words;
-      const dst = y * w;
-      if (outQuads) {
-        const q0 = dst >>> 2;
-        for (let q = 0; q < w >>> 2; q++) {
-          const nibble = (bits[src + (q >>> 3)]! >>> ((q & 7) * 4)) & 15;
-          if (nibble) outQuads[q0 + q] = BYTES_OF_NIBBLE[nibble]!;
-        }
-      } else {
-        for (let x = 0; x < w; x++) if ((bits[src + (x >>> 5)]! >>> (x & 31)) & 1) out[dst + x] = 1;
+/** out = NOT bits, as 0/1 bytes. */
+function unpackNot(bits: Int32Array, w: number, h: number, words: number, out: Uint8Array): void {
+  const outQuads = wordRows(out, w) ? new Uint32Array(out.buffer, out.byteOffset, (w * h) >>> 2) : undefined;
+  for (let y = 0; y < h; y++) {
+    const src = y * words;
+    const dst = y * w;
+    if (outQuads) {
+      const q0 = dst >>> 2;
+      for (let q = 0; q < w >>> 2; q++) {
+        const nibble = (~bits[src + (q >>> 3)]! >>> ((q & 7) * 4)) & 15;
+        if (nibble) outQuads[q0 + q] = BYTES_OF_NIBBLE[nibble]!;
       }
+    } else {
+      for (let x = 0; x < w; x++) if (!((bits[src + (x >>> 5)]! >>> (x & 31)) & 1)) out[dst + x] = 1;
     }
-    return;
   }
+}
+
+/** out = mask AND bits, as 0/1 bytes. */
+function unpackAnd(bits: Int32Array, mask: Uint8Array, w: number, h: number, words: number, out: Uint8Array): void {
   const fast = wordRows(mask, w);
   const quads = fast ? new Uint32Array(mask.buffer, mask.byteOffset, (w * h) >>> 2) : undefined;
   const outQuads = fast ? new Uint32Array(out.buffer, out.byteOffset, (w * h) >>> 2) : undefined;

@@ -22,11 +22,11 @@ export function openByDisc(
   h: number,
   depth: number,
   outsideIsComplement: boolean,
-  /** When given (w × h, zeroed), receives the core as 0/1 bytes. */
-  coreOut?: Uint8Array,
+  /** When given (w × h, zeroed), receives the pixels outside the core as 0/1 bytes. */
+  beyondCoreOut?: Uint8Array,
 ): Uint8Array {
   // The pipeline's depths: 32 pixels per step, dense or sparse (measured faster on both).
-  if (depth <= MAX_BITS_DEPTH) return openByDiscBits(mask, w, h, depth, outsideIsComplement, coreOut);
+  if (depth <= MAX_BITS_DEPTH) return openByDiscBits(mask, w, h, depth, outsideIsComplement, beyondCoreOut);
   const n = w * h;
   const col = new Uint8Array(n);
   // Erosion: x is in the core when every feature (pixel off the mask) is at least `depth`
@@ -52,7 +52,7 @@ export function openByDisc(
       any |= inCore;
     }
   }
-  coreOut?.set(core);
+  if (beyondCoreOut) for (let i = 0; i < n; i++) beyondCoreOut[i] = core[i]! ^ 1;
   const opened = new Uint8Array(n);
   if (!any) return opened;
   // Dilation: a mask pixel stays when some core pixel lies within depth - 0.5, i.e. at a squared

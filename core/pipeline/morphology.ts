@@ -21,12 +21,12 @@ export function openMask(
   h: number,
   depth: number,
   outsideIsComplement: boolean,
-  /** When given (w × h, zeroed), receives the core (the erosion) as 0/1 bytes. */
-  coreOut?: Uint8Array,
+  /** When given (w × h, zeroed), receives the pixels outside the core (the erosion) as 0/1 bytes. */
+  beyondCoreOut?: Uint8Array,
 ): Uint8Array {
   // The pipeline's depths are small integers: thresholds at a few pixels need no full transform.
   if (Number.isInteger(depth) && depth >= 1 && depth <= MAX_BOUNDED_DEPTH) {
-    return openByDisc(mask, w, h, depth, outsideIsComplement, coreOut);
+    return openByDisc(mask, w, h, depth, outsideIsComplement, beyondCoreOut);
   }
   const complement = invert(mask);
   const { d2 } = distanceTransform(complement, w, h, { outsideIsFeature: outsideIsComplement });
@@ -39,7 +39,7 @@ export function openMask(
       any = 1;
     }
   }
-  coreOut?.set(eroded);
+  if (beyondCoreOut) invertInto(eroded, beyondCoreOut);
   const opened = new Uint8Array(mask.length);
   if (!any) return opened;
   const { d2: toCore } = distanceTransform(eroded, w, h);

@@ -25,10 +25,10 @@ export interface ThinPart {
   at: Location;
 }
 
-/** The thin parts of the metal, and its core (what erosion by half the floor leaves), for `findWebs`. */
+/** The thin parts of the metal, and the air grown by half the floor (all but the metal's core), for `findWebs`. */
 export interface MetalSurvey {
   thin: ThinPart[];
-  core: Uint8Array;
+  grownAir: Uint8Array;
   /** The erosion depth in pixels that the core and the opening used. */
   depth: number;
 }
@@ -114,11 +114,11 @@ export function surveyMetal(raster: StripRaster, minMetalMm: number, air: Labels
   const { w, h, data } = raster;
   const px = Math.max(raster.mmPerPxX, raster.mmPerPxY);
   const depth = depthForWidth(minMetalMm / Math.min(raster.mmPerPxX, raster.mmPerPxY));
-  const core = new Uint8Array(w * h);
-  const wideMask = openMask(data, w, h, depth, true, core);
+  const grownAir = new Uint8Array(w * h);
+  const wideMask = openMask(data, w, h, depth, true, grownAir);
   const residue = minus(data, wideMask);
   const parts = labelComponents(residue, w, h, 8);
-  if (parts.count === 0) return { thin: [], core, depth };
+  if (parts.count === 0) return { thin: [], grownAir, depth };
   const wide = labelComponents(wideMask, w, h, 8);
   // The thin parts are a small share of the metal: distances are measured at their pixels only.
   const residuePixels = onPixels(residue);
@@ -172,7 +172,7 @@ export function surveyMetal(raster: StripRaster, minMetalMm: number, air: Labels
       at: locate(box, raster, minMetalMm),
     });
   }
-  return { thin, core, depth };
+  return { thin, grownAir, depth };
 }
 
 /** A part that sticks out from one wide part into one air region: removing it changes no topology. */

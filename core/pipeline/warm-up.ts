@@ -7,11 +7,13 @@ import { analyseDesign } from './analyse.ts';
  * so each worker analyses a small synthetic strip at startup, before its first upload: a strip
  * with round openings, an island to bridge, two holes with a thin web between them, a hole against
  * the edge, a corner cut away and a speck outside to drop, so every stage's hot loops are compiled.
- * Three times: the final check's loops need that many runs before they are optimised (measured:
- * its first runs on the 100-hole strip took 107, 35, 19 ms against 6 ms once warm). The outcome is
- * thrown away; nothing the pipeline keeps between analyses depends on it.
+ * Five times: the web search and the final check reach their steady speed only after about four
+ * analyses (measured in a worker on the 100-hole strip: with three warm-up runs its first uploads
+ * took 137-160, 106-140 and 82-135 ms against 85-95 ms once warm; with five, 112-130 then 85-97
+ * ms). The five cost about 0.65 s of a worker's start. The outcome is thrown away; nothing the
+ * pipeline keeps between analyses depends on it.
  */
-const WARM_UP_RUNS = 3;
+const WARM_UP_RUNS = 5;
 
 export async function warmUp(): Promise<void> {
   const w = 1200;

@@ -1,7 +1,6 @@
 import { distanceTransform } from './distance.ts';
 import type { Location } from './findings.ts';
 import { componentBoxes, labelAt, labelComponents, type Labels } from './labels.ts';
-import { invert } from './morphology.ts';
 import type { StripRaster } from './raster.ts';
 import { airPixels, airSidesIn } from './thin-metal.ts';
 
@@ -29,14 +28,14 @@ export interface Web {
 }
 
 /**
- * Finds every web between two air regions that is narrower than `floorPx` pixels. The metal's core
- * (the pixels at least `depth` from any air, the outside counting as air) is given: its complement
- * is the air grown by `depth`, and two air regions closer than the floor grow into one. Only when
- * that happens are the places measured, around the openings involved only.
+ * Finds every web between two air regions that is narrower than `floorPx` pixels. The air grown
+ * by `depth` (every pixel but the metal's core, the pixels at least `depth` from any air, the
+ * outside counting as air) is given: two air regions closer than the floor grow into one. Only
+ * when that happens are the places measured, around the openings involved only.
  */
-export function findWebs(raster: StripRaster, air: Labels, core: Uint8Array, depth: number, floorPx: number): Web[] {
+export function findWebs(raster: StripRaster, air: Labels, grownAir: Uint8Array, depth: number, floorPx: number): Web[] {
   const { w, h } = raster;
-  const grown = labelComponents(invert(core), w, h, 4);
+  const grown = labelComponents(grownAir, w, h, 4);
   // The air sides inside each grown region; a grown region reaching the border holds the outside.
   const firstSide = new Int32Array(grown.count + 1);
   const merged = new Uint8Array(grown.count + 1);
@@ -117,40 +116,39 @@ function websIn(
     }
   }
   const { nearest } = distanceTransform(feature, cw, ch, { withNearest: true });
-  const side = (j: number): number => (j < 0 ? 0 : sides[j]!);
-  const inFrame = (j: number) => {
-    const x = j % cw;
-    const y = (j - x) / cw;
-    return x === 0 || y === 0 || x === cw - 1 || y === ch - 1;
-  };
   const found: { sides: [number, number]; chord: WebChord }[] = [];
+  // One place across: a metal pixel whose nearest air is a (of side sa) and its neighbour j, metal or air.
+  const across = (a: number, sa: number, j: number): void => {
+    const b = feature[j] === 1 ? j : nearest[j]!;
+    const sb = b < 0 ? 0 : sides[b]!;
+    if (sa === sb || sb === 0 || !wanted(sa, sb)) return;
+    const ax = (a % cw) + x0 - 1;
+    const ay = Math.floor(a / cw) + y0 - 1;
+    const bx = (b % cw) + x0 - 1;
+    const by = Math.floor(b / cw) + y0 - 1;
+    const gapPx = Math.hypot(ax - bx, ay - by) - 1;
+    if (gapPx >= floorPx) return;
+    const aFirst = sb < 0 || (sa > 0 && sa < sb);
+    found.push(
+      aFirst
+        ? { sides: [sa, sb], chord: { ax, ay, bx, by, gapPx } }
+        : { sides: [sb, sa], chord: { ax: bx, ay: by, bx: ax, by: ay, gapPx } },
+    );
+  };
   for (let cy = 1; cy < ch - 1; cy++) {
     for (let cx = 1; cx < cw - 1; cx++) {
       const i = cy * cw + cx;
       if (feature[i]) continue;
       const a = nearest[i]!;
-      // Across the web: to the next metal pixel's nearest air (right and down, each pair once),
-      // or straight into the air beside it (all four ways: a web one pixel wide has no metal pair).
-      for (const j of [i + 1, i + cw, i - 1, i - cw]) {
-        const isAir = feature[j] === 1;
-        if (!isAir && (j < i || inFrame(j))) continue;
-        const b = isAir ? j : nearest[j]!;
-        const sa = side(a);
-        const sb = side(b);
-        if (sa === sb || sa === 0 || sb === 0 || !wanted(sa, sb)) continue;
-        const ax = (a % cw) + x0 - 1;
-        const ay = Math.floor(a / cw) + y0 - 1;
-        const bx = (b % cw) + x0 - 1;
-        const by = Math.floor(b / cw) + y0 - 1;
-        const gapPx = Math.hypot(ax - bx, ay - by) - 1;
-        if (gapPx >= floorPx) continue;
-        const aFirst = sb < 0 || (sa > 0 && sa < sb);
-        found.push(
-          aFirst
-            ? { sides: [sa, sb], chord: { ax, ay, bx, by, gapPx } }
-            : { sides: [sb, sa], chord: { ax: bx, ay: by, bx: ax, by: ay, gapPx } },
-        );
-      }
+      const sa = a < 0 ? 0 : sides[a]!;
+      if (sa === 0) continue;
+      // Across the web: to the next metal pixel's nearest air (right and down, each pair once, not
+      // into the frame), or straight into the air beside it (all four ways: a web one pixel wide
+      // has no metal pair).
+      if (feature[i + 1] || cx + 1 < cw - 1) across(a, sa, i + 1);
+      if (feature[i + cw] || cy + 1 < ch - 1) across(a, sa, i + cw);
+      if (feature[i - 1]) across(a, sa, i - 1);
+      if (feature[i - cw]) across(a, sa, i - cw);
     }
   }
   return found;

@@ -405,7 +405,7 @@ function cutsOffTip(
     // those foci and major axis A, so within its semi-minor axis of the chord.
     const bound = Math.sqrt(Math.max(0, (sideOf.length / 2) ** 2 - (width / 2) ** 2));
     const short = bound <= limit || arcWithin(set, first, n, sideOf.from, sideOf.count, chord, limit);
-    if (short && !widensBeyond(set, first, n, sideOf.from, sideOf.count, chord)) tips++;
+    if (short && !widensBeyond(set, sums, sideOf.from, sideOf.count, chord)) tips++;
   }
   return tips === 1;
 }
@@ -417,19 +417,17 @@ function cutsOffTip(
  * half of the arc; the part widens when that exceeds the chord (by 5 %, for the polyline's
  * facets).
  */
-function widensBeyond(
-  set: RingSet,
-  first: number,
-  n: number,
-  from: number,
-  count: number,
-  chord: NarrowChord,
-): boolean {
+function widensBeyond(set: RingSet, sums: LoopFacts, from: number, count: number, chord: NarrowChord): boolean {
   if (count < 2) return false;
+  const { first, n } = sums;
+  const half = Math.floor(count / 2);
+  const limit = 1.05 * chord.width + 10;
+  // Every point of the first half is within the arc's length of the other half's first point: a
+  // part that short cannot widen (most short chords, between neighbouring vertices, end here).
+  if (between(sums.length, n, from % n, (from + half) % n) <= limit) return false;
   const { xs, ys } = set;
   const at = (m: number) => first + ((from + m) % n);
-  const half = Math.floor(count / 2);
-  const limit2 = (1.05 * chord.width + 10) ** 2;
+  const limit2 = limit * limit;
   // One half's points, from the chord's start, against the other half's polyline out to the chord's end.
   const opposite: number[] = [];
   for (let m = half; m < count; m++) opposite.push(xs[at(m)]!, ys[at(m)]!);
