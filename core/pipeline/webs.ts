@@ -33,7 +33,13 @@ export interface Web {
  * outside counting as air) is given: two air regions closer than the floor grow into one. Only
  * when that happens are the places measured, around the openings involved only.
  */
-export function findWebs(raster: StripRaster, air: Labels, grownAir: Uint8Array, depth: number, floorPx: number): Web[] {
+export function findWebs(
+  raster: StripRaster,
+  air: Labels,
+  grownAir: Uint8Array,
+  depth: number,
+  floorPx: number,
+): Web[] {
   const { w, h } = raster;
   const grown = labelComponents(grownAir, w, h, 4);
   // The air sides inside each grown region; a grown region reaching the border holds the outside.
