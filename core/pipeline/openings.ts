@@ -1,6 +1,7 @@
 import { componentBoxes, labelAt, labelComponents, type ComponentBox, type Labels } from './labels.ts';
 import { depthForWidth, invert, minus, openMask } from './morphology.ts';
 import type { StripRaster } from './raster.ts';
+import { pipelineTolerances } from './tolerances.ts';
 
 /** How each air region of the strip measures against the minimum opening. */
 export interface AirSurvey {
@@ -36,21 +37,23 @@ export function surveyAir(raster: StripRaster, minOpeningMm: number): AirSurvey 
   const wide = labelComponents(opened, w, h, 4);
   const verdict = verdicts(air, wide);
   const residue = minus(airMask, opened);
-  const joins = findPinches(residue, wide, w, h);
+  const tipExtentPx = pipelineTolerances.airTipExtentMm / Math.min(raster.mmPerPxX, raster.mmPerPxY);
+  const joins = keptResidue(residue, wide, w, h, tipExtentPx);
   const strict = floorDepth(widthPx);
   if (verdict.includes('pinched') && strict < depthForWidth(widthPx)) {
     const confirmed = verdicts(air, labelComponents(openMask(airMask, w, h, strict, false), w, h, 4));
     for (let k = 1; k <= air.count; k++)
       if (verdict[k] === 'pinched' && confirmed[k] !== 'pinched') verdict[k] = 'fine';
   }
-  // A narrow place joining two wide parts of an opening is never filled: it is a pinch (refused)
-  // or left for the final check. Along the strip edge slivers are absorbed, joining or not.
+  // Only dead ends are filled: a narrow place joining wide air is a pinch (refused) or left for
+  // the final check, and so is a long narrow arm (it is drawn, not a corner). Along the strip edge
+  // slivers are absorbed, joining or not.
   const pinches: ComponentBox[] = [];
   for (const join of joins) {
     const region = verdict[labelAt(air, join.pixel)]!;
     if (region === 'edge') continue;
     for (let r = 0; r < join.runs.length; r += 2) residue.fill(0, join.runs[r]!, join.runs[r + 1]!);
-    if (region === 'pinched') pinches.push(join.box);
+    if (region === 'pinched' && join.kind === 'between') pinches.push(join.box);
   }
   return { air, boxes: componentBoxes(air, w), verdict, residue, pinches };
 }
@@ -78,23 +81,36 @@ function verdicts(air: Labels, wide: Labels): AirSurvey['verdict'] {
   return verdict;
 }
 
-/** A residue component joining two or more distinct wide parts: where a slot is pinched. */
+/**
+ * A residue component that is not a dead end of an opening's wide air, so not filled: it joins two
+ * or more distinct wide parts (`between`: where a slot is pinched), or one wide part at two separate
+ * stretches (`loop`: a narrow stretch of a ring-shaped opening, closing it round the metal inside),
+ * or it is a dead end reaching farther than any corner does (`arm`: a narrow arm drawn so).
+ */
 interface Join {
+  kind: 'between' | 'loop' | 'arm';
   box: ComponentBox;
   /** One of its pixels, and its runs as [start, end) pairs of raster indices. */
   pixel: number;
   runs: number[];
 }
 
-/** Residue components touching two or more distinct wide parts. */
-function findPinches(residue: Uint8Array, wide: Labels, w: number, h: number): Join[] {
+/**
+ * The residue components that are no corner's tip (see `Join`). A corner's tip lies within
+ * `tipExtentPx` across its box: the residue of a 10° corner reaches about 1.3 mm past the disc.
+ */
+function keptResidue(residue: Uint8Array, wide: Labels, w: number, h: number, tipExtentPx: number): Join[] {
   const parts = labelComponents(residue, w, h, 4);
   const firstNeighbour = new Int32Array(parts.count + 1);
   const joins = new Uint8Array(parts.count + 1);
-  const meet = (k: number, other: number) => {
-    if (!other) return;
+  // The residue pixels beside wide air, with their component: a dead end meets it along one stretch.
+  const contacts: number[] = [];
+  const contactLabels: number[] = [];
+  const meet = (k: number, other: number): boolean => {
+    if (!other) return false;
     if (!firstNeighbour[k]) firstNeighbour[k] = other;
-    else if (firstNeighbour[k] !== other) joins[k] = 1;
+    else if (firstNeighbour[k] !== other) joins[k] = BETWEEN;
+    return true;
   };
   const { start, end, label } = parts.runs;
   for (let r = 0; r < label.length; r++) {
@@ -102,23 +118,70 @@ function findPinches(residue: Uint8Array, wide: Labels, w: number, h: number): J
     const y = Math.floor(start[r]! / w);
     for (let i = start[r]!; i < end[r]! && !joins[k]; i++) {
       const x = i - y * w;
-      if (x > 0) meet(k, labelAt(wide, i - 1));
-      if (x < w - 1) meet(k, labelAt(wide, i + 1));
-      if (y > 0) meet(k, labelAt(wide, i - w));
-      if (y < h - 1) meet(k, labelAt(wide, i + w));
+      let touches = false;
+      if (x > 0) touches = meet(k, labelAt(wide, i - 1)) || touches;
+      if (x < w - 1) touches = meet(k, labelAt(wide, i + 1)) || touches;
+      if (y > 0) touches = meet(k, labelAt(wide, i - w)) || touches;
+      if (y < h - 1) touches = meet(k, labelAt(wide, i + w)) || touches;
+      if (touches) {
+        contacts.push(i);
+        contactLabels.push(k);
+      }
     }
   }
-  if (!joins.includes(1)) return [];
+  markLoops(contacts, contactLabels, joins, w);
   const boxes = componentBoxes(parts, w);
+  for (let k = 1; k <= parts.count; k++) {
+    const box = boxes[k]!;
+    if (!joins[k] && Math.hypot(box.x1 - box.x0 + 1, box.y1 - box.y0 + 1) > tipExtentPx) joins[k] = ARM;
+  }
   const byLabel = new Map<number, Join>();
   for (let r = 0; r < label.length; r++) {
     const k = label[r]!;
     if (!joins[k]) continue;
     let join = byLabel.get(k);
-    if (!join) byLabel.set(k, (join = { box: boxes[k]!, pixel: start[r]!, runs: [] }));
+    if (!join) byLabel.set(k, (join = { kind: KINDS[joins[k]!]!, box: boxes[k]!, pixel: start[r]!, runs: [] }));
     join.runs.push(start[r]!, end[r]!);
   }
   return [...byLabel.values()];
+}
+
+const BETWEEN = 1;
+const LOOP = 2;
+const ARM = 3;
+const KINDS = [undefined, 'between', 'loop', 'arm'] as const;
+
+/**
+ * Marks in `joins` as loops the components whose contact pixels with the wide air fall into two or
+ * more separate stretches (8-connected). Union-find over the contact pixels; they are few (the edges
+ * of tips and slivers), so a map from pixel to slot serves.
+ */
+function markLoops(contacts: number[], labels: number[], joins: Uint8Array, w: number): void {
+  const slot = new Map<number, number>();
+  for (let t = 0; t < contacts.length; t++) slot.set(contacts[t]!, t);
+  const parent = Int32Array.from(contacts, (_, t) => t);
+  const find = (a: number): number => {
+    while (parent[a] !== a) a = parent[a] = parent[parent[a]!]!;
+    return a;
+  };
+  for (let t = 0; t < contacts.length; t++) {
+    const i = contacts[t]!;
+    const x = i % w;
+    // Four of the eight neighbours suffice: each pair is met from its other pixel too.
+    for (const q of [x > 0 ? i - w - 1 : -1, i - w, x < w - 1 ? i - w + 1 : -1, x > 0 ? i - 1 : -1]) {
+      const other = q < 0 ? undefined : slot.get(q);
+      if (other !== undefined && labels[other] === labels[t]) parent[find(other)] = find(t);
+    }
+  }
+  const stretchOf = new Map<number, number>();
+  for (let t = 0; t < contacts.length; t++) {
+    const k = labels[t]!;
+    if (joins[k]) continue;
+    const root = find(t);
+    const seen = stretchOf.get(k);
+    if (seen === undefined) stretchOf.set(k, root);
+    else if (seen !== root) joins[k] = LOOP;
+  }
 }
 
 /** Turns the given air pixels into metal, in place. */

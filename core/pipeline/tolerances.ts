@@ -20,6 +20,12 @@ export const pipelineTolerances = {
   maxTipMm: 1,
   /** A corner of an opening narrower than the floor may reach this far beyond where it is floor-wide. */
   maxOpeningTipMm: 0.3,
+  /**
+   * Air narrower than the floor (with its pixel of margin) that spans more than this is no corner's
+   * tip but drawn (a narrow arm, a slot round an island): never filled silently, left to the final
+   * check. The tip of a 10° corner spans about 1.3 mm.
+   */
+  airTipExtentMm: 1.5,
   flattenToleranceMm: 0.02,
   /**
    * potrace's corner threshold, below its default 1: the ends of a slot a few pixels wide stay

@@ -3,6 +3,7 @@ import {
   checkCutSvg,
   checkDrawing,
   checkFidelity,
+  faithfulness,
   readDrawing,
   type Drawing,
   type ServiceWarning,
@@ -140,5 +141,40 @@ describe('checkFidelity', () => {
     const filled = checkFidelity(cut(HOLES.slice(3)), drawing, [], edgeCase);
     expect(filled.openings.filter((opening) => opening.fate === 'ambiguous-filled')).toHaveLength(3);
     expect(filled.failures).toEqual([]);
+  });
+});
+
+describe('faithfulness: changes no warning names', () => {
+  // A 3 mm square window with an arm 0.22 mm wide and 3 mm long out of its right side, drawn at
+  // 9 px/mm (the arm two pixels wide), and a triangle opening with a 30° corner.
+  const window: Point[] = rect(5, 3.5, 3, 3);
+  const arm: Point[] = rect(8, 4.89, 3, 0.22);
+  const triangle = (tipX: number): Point[] => [
+    [20, 3.5],
+    [20, 6.5],
+    [tipX, 5],
+  ];
+  const sharpTipX = 20 + 1.5 / Math.tan((15 * Math.PI) / 180);
+  let drawing: Drawing;
+  beforeAll(async () => {
+    drawing = await readDrawing(await drawingPng(L, W, [[window], [arm], [triangle(sharpTipX)]], 9), {
+      lengthMm: L,
+      widthMm: W,
+    });
+  });
+  const failuresOf = (cuts: Cut[]) =>
+    faithfulness(checkCutSvg(cuttingSvg(L, W, cuts), RULES), drawing, [], RULES, DESPECKLE).failures;
+
+  it('fails a cut that fills a narrow arm of an opening, a pixel or two wide in the drawing, located on it', () => {
+    expect(failuresOf([[window], [arm], [triangle(sharpTipX)]])).toEqual([]);
+    const filled = failuresOf([[window], [triangle(sharpTipX)]]);
+    expect(filled.map((failure) => failure.kind)).toEqual(['unwarned-filled']);
+    expect(filled[0]!.x).toBeCloseTo(9.5, 0);
+    expect(filled[0]!.y).toBeCloseTo(5, 0);
+  });
+
+  it('passes a cut that fills the part of a sharp corner narrower than the opening floor', () => {
+    // The 30° corner blunted where it is 0.2 mm wide: 0.37 mm of its point filled.
+    expect(failuresOf([[window], [arm], [triangle(sharpTipX - 0.1 / Math.tan((15 * Math.PI) / 180))]])).toEqual([]);
   });
 });

@@ -124,6 +124,28 @@ describe('final check: metal across one boundary', () => {
     expect(narrowest(check([cut(lollipop)]).thinMetal)).toBeCloseTo(0.4, 3);
   });
 
+  it('passes a point of metal whose outline turns at its second vertex (a traced wedge, few vertices on one side)', () => {
+    // A wedge 0.5 mm wide at the wall and 0.53 mm high, as potrace traced one between a stencil
+    // letter's diagonal and upright strokes: two vertices down its right side, six up its left. It
+    // narrows all the way to its point, so every chord across it cuts off a tip.
+    const wedge: Pt[] = [
+      [10, 2],
+      [20, 2],
+      [20, 8],
+      [15.7, 8],
+      [15.693, 7.618],
+      [15.683, 7.471],
+      [15.613, 7.527],
+      [15.513, 7.642],
+      [15.498, 7.663],
+      [15.492, 7.672],
+      [15.371, 7.823],
+      [15.199, 8],
+      [10, 8],
+    ];
+    expect(check([cut(wedge)]).thinMetal).toEqual([]);
+  });
+
   /** The right end pointed at the given angle, with a 0.1 mm flat at its tip on the strip edge. */
   const pointedEnd = (degrees: number): FinalCut[] => {
     const run = 4.95 / Math.tan((degrees / 2) * (Math.PI / 180));

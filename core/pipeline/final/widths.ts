@@ -390,12 +390,13 @@ function cutsOffTip(
   const sides = [
     // Vertices i+1..j on the way forward to q; j+1..i the other way round (i itself only when
     // the chord starts past it).
-    { area: forwardArea, length: forwardLength, from: i + 1, count: (j - i + n) % n },
+    { area: forwardArea, length: forwardLength, from: i + 1, count: (j - i + n) % n, ends: [vx, vy, qx, qy] },
     {
       area: total - forwardArea,
       length: sums.length[n]! - forwardLength,
       from: j + 1,
       count: (i - j - (u > 0 ? 0 : 1) + n) % n,
+      ends: [qx, qy, vx, vy],
     },
   ];
   let tips = 0;
@@ -405,7 +406,7 @@ function cutsOffTip(
     // those foci and major axis A, so within its semi-minor axis of the chord.
     const bound = Math.sqrt(Math.max(0, (sideOf.length / 2) ** 2 - (width / 2) ** 2));
     const short = bound <= limit || arcWithin(set, first, n, sideOf.from, sideOf.count, chord, limit);
-    if (short && !widensBeyond(set, sums, sideOf.from, sideOf.count, chord)) tips++;
+    if (short && !widensBeyond(set, sums, sideOf, width)) tips++;
   }
   return tips === 1;
 }
@@ -413,38 +414,55 @@ function cutsOffTip(
 /**
  * Whether the part a chord cuts off gets wider than the chord beyond it: a knob on a neck (the
  * counter of a stencil letter held by its bridge, a small opening on a narrow channel), not a tip
- * that narrows to its point. The width at a point of the part's arc is its distance to the other
- * half of the arc; the part widens when that exceeds the chord (by 5 %, for the polyline's
- * facets).
+ * that narrows to its point. The part's arc is split at its point farthest from the chord (the
+ * point of a tip, the far end of a knob); the width at a point of one half is its distance to the
+ * other half, and the part widens when that exceeds the chord (by 5 %, for the polyline's facets).
  */
-function widensBeyond(set: RingSet, sums: LoopFacts, from: number, count: number, chord: NarrowChord): boolean {
-  if (count < 2) return false;
-  const { first, n } = sums;
-  const half = Math.floor(count / 2);
-  const limit = 1.05 * chord.width + 10;
-  // Every point of the first half is within the arc's length of the other half's first point: a
-  // part that short cannot widen (most short chords, between neighbouring vertices, end here).
-  if (between(sums.length, n, from % n, (from + half) % n) <= limit) return false;
+function widensBeyond(
+  set: RingSet,
+  sums: LoopFacts,
+  arc: { from: number; count: number; length: number; ends: number[] },
+  width: number,
+): boolean {
+  const limit = 1.05 * width + 10;
+  // A point is no farther from the other half than along the arc: a part this short cannot widen
+  // (most short chords, between neighbouring vertices, end here).
+  if (arc.count < 1 || arc.length <= limit) return false;
   const { xs, ys } = set;
-  const at = (m: number) => first + ((from + m) % n);
-  const limit2 = limit * limit;
-  // One half's points, from the chord's start, against the other half's polyline out to the chord's end.
-  const opposite: number[] = [];
-  for (let m = half; m < count; m++) opposite.push(xs[at(m)]!, ys[at(m)]!);
-  opposite.push(chord.qx, chord.qy);
-  for (let m = 0; m < half; m++) {
-    const px = xs[at(m)]!;
-    const py = ys[at(m)]!;
-    let nearest = Infinity;
-    for (let o = 0; o + 3 < opposite.length && nearest > limit2; o += 2) {
-      nearest = Math.min(
-        nearest,
-        segmentDistance2(px, py, opposite[o]!, opposite[o + 1]!, opposite[o + 2]!, opposite[o + 3]!),
-      );
-    }
-    if (nearest > limit2) return true;
+  const { first, n } = sums;
+  const [ax, ay, bx, by] = arc.ends as [number, number, number, number];
+  // The arc as a polyline from one end of the chord round to the other.
+  const points = [ax, ay];
+  for (let m = 0; m < arc.count; m++) {
+    const k = first + ((arc.from + m) % n);
+    points.push(xs[k]!, ys[k]!);
   }
-  return false;
+  points.push(bx, by);
+  const last = points.length / 2 - 1;
+  const mx = (ax + bx) / 2;
+  const my = (ay + by) / 2;
+  let apex = 1;
+  let farthest = -1;
+  for (let m = 1; m < last; m++) {
+    const d = (points[2 * m]! - mx) ** 2 + (points[2 * m + 1]! - my) ** 2;
+    if (d > farthest) [apex, farthest] = [m, d];
+  }
+  const limit2 = limit * limit;
+  // Each half's vertices against the other half's polyline (the apex belongs to both).
+  const across = (fromM: number, toM: number, otherFrom: number, otherTo: number): boolean => {
+    for (let m = fromM; m <= toM; m++) {
+      const px = points[2 * m]!;
+      const py = points[2 * m + 1]!;
+      let nearest = Infinity;
+      for (let o = otherFrom; o < otherTo && nearest > limit2; o++) {
+        const d = segmentDistance2(px, py, points[2 * o]!, points[2 * o + 1]!, points[2 * o + 2]!, points[2 * o + 3]!);
+        if (d < nearest) nearest = d;
+      }
+      if (nearest > limit2) return true;
+    }
+    return false;
+  };
+  return across(1, apex - 1, apex, last) || across(apex + 1, last - 1, 0, apex);
 }
 
 const segmentDistance2 = (px: number, py: number, ax: number, ay: number, bx: number, by: number): number => {

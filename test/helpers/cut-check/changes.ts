@@ -4,7 +4,8 @@
  * Differences are forgiven where they are only edge placement (within `edgeErrorMm` of the
  * drawing's boundary), inside a drawn opening the fidelity check found filled (specks, or excused
  * by OPENING_REMOVED), or a sliver of drawn air narrower than the opening floor filled in (a sharp
- * corner or tip of an opening, which the laser cannot cut). Every other connected change must lie
+ * corner or tip of an opening, which the laser cannot cut, spanning at most 1.5 mm; along the
+ * strip's outline, any length). Every other connected change must lie
  * within a location (its r plus `slackMm`) of a warning that names a change: OPENING_REMOVED,
  * ISLAND_BRIDGED, ISLAND_REMOVED, SPURS_SHAVED, NECK_THICKENED.
  */
@@ -38,6 +39,9 @@ export interface UnwarnedChange {
   /** How far the change reaches from the drawing's boundary, mm. */
   depthMm: number;
 }
+
+/** The most a filled sharp corner of an opening spans (see `unwarnedChanges`), mm. */
+const CORNER_EXTENT_MM = 1.5;
 
 const CHANGE_CODES = new Set(['OPENING_REMOVED', 'ISLAND_BRIDGED', 'ISLAND_REMOVED', 'SPURS_SHAVED', 'NECK_THICKENED']);
 
@@ -86,8 +90,23 @@ export function unwarnedChanges(
     }
   }
   const toBoundary = distanceTransform(boundary, 1, nx, ny, dx, dy).sq;
+  // Edge placement: the cut holds the drawn material within the edge error of the pixel, so its
+  // edge only moved. (Not "within the edge error of the drawn edge": a drawn part a pixel or two
+  // wide lies wholly there, and would vanish unseen.)
   const edge2 = edgeError * edgeError;
-  for (let k = 0; k < changed.length; k++) if (changed[k] && toBoundary[k]! <= edge2) changed[k] = 0;
+  const around = [1, 0.5].flatMap((f) =>
+    Array.from({ length: 16 }, (_, t) => [
+      f * edgeError * Math.cos((t * Math.PI) / 8),
+      f * edgeError * Math.sin((t * Math.PI) / 8),
+    ]),
+  );
+  for (let k = 0; k < changed.length; k++) {
+    if (!changed[k] || toBoundary[k]! > edge2) continue;
+    const x = ((k % nx) + 0.5) * dx;
+    const y = (Math.floor(k / nx) + 0.5) * dy;
+    const drawnMetal = metal[k] === 1;
+    if (around.some(([ox, oy]) => cutMetalAt(x + ox!, y + oy!) === drawnMetal)) changed[k] = 0;
+  }
 
   const changeWarnings = warnings.filter((w) => CHANGE_CODES.has(w.code));
   if (changeWarnings.some((w) => (w.locations?.length ?? 0) >= (options.locationCap ?? Infinity))) return [];
@@ -95,7 +114,16 @@ export function unwarnedChanges(
     .flatMap((w) => w.locations ?? [])
     .map((p) => ({ x: p.x, y: p.y, reach2: (p.r + slack) ** 2 }));
   const { labels, count } = labelComponents(changed, 1, nx, ny, 8);
-  const stats = Array.from({ length: count }, () => ({ n: 0, sx: 0, sy: 0, depth2: 0, filled: false, warned: false }));
+  const stats = Array.from({ length: count }, () => ({
+    n: 0,
+    sx: 0,
+    sy: 0,
+    depth2: 0,
+    filled: false,
+    inOpening: false,
+    warned: false,
+    box: [Infinity, Infinity, -Infinity, -Infinity],
+  }));
   for (let k = 0; k < labels.length; k++) {
     const c = labels[k]!;
     if (c < 0) continue;
@@ -105,8 +133,12 @@ export function unwarnedChanges(
     s.n++;
     s.sx += x;
     s.sy += y;
+    s.box = [Math.min(s.box[0]!, x), Math.min(s.box[1]!, y), Math.max(s.box[2]!, x), Math.max(s.box[3]!, y)];
     s.depth2 = Math.max(s.depth2, toBoundary[k]!);
-    if (metal[k] === 0) s.filled = true;
+    if (metal[k] === 0) {
+      s.filled = true;
+      if (air.labels[(Math.floor(k / nx) + 1) * grid.nx + (k % nx) + 1]! > 0) s.inOpening = true;
+    }
     if (!s.warned) s.warned = places.some((p) => (p.x - x) ** 2 + (p.y - y) ** 2 <= p.reach2);
   }
   const out: UnwarnedChange[] = [];
@@ -114,8 +146,12 @@ export function unwarnedChanges(
     const areaMm2 = s.n * dx * dy;
     const depthMm = Math.sqrt(s.depth2);
     if (s.warned || areaMm2 < minArea) continue;
-    // A sliver of air narrower than the opening floor (a sharp corner) is filled: the laser cannot cut it.
-    if (s.filled && depthMm <= rules.minOpeningMm / 2 + edgeError) continue;
+    // A sliver of air narrower than the opening floor is filled: the laser cannot cut it. In an
+    // opening that is a sharp corner, so short: the part of even a 10° corner narrower than the
+    // floor spans little more than a millimetre. A longer one is a narrow arm drawn so.
+    const extentMm = Math.hypot(s.box[2]! - s.box[0]! + dx, s.box[3]! - s.box[1]! + dy);
+    const corner = !s.inOpening || extentMm <= CORNER_EXTENT_MM;
+    if (s.filled && corner && depthMm <= rules.minOpeningMm / 2 + edgeError) continue;
     out.push({ kind: s.filled ? 'filled' : 'cut', x: s.sx / s.n, y: s.sy / s.n, areaMm2, depthMm });
   }
   return out;

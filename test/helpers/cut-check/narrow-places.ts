@@ -48,17 +48,20 @@ export interface RawPlace {
 
 /**
  * Every place where two cores of one component of the phase join (its narrowest passage), with
- * the width straight across it. Every join is returned, however little wider than it the cores
- * are: a pinch one pixel wide in a slot three pixels wide joins cores only a pixel of half-width
- * wider than itself, and that is all a coarse raster can show of a clear pinch. (Along a width
- * that hovers at the erosion threshold the cores break into fragments whose joins are no pinch;
- * their widths lie in the raster's blind band, see `measure.ts`, where either answer is right.)
- * Callers keep the joins narrower than their floor less the tolerance.
+ * the width straight across it. A join is returned when both cores rise more than half a pixel of
+ * half-width above it: a pinch one pixel wide in a slot three pixels wide joins cores only a pixel
+ * of half-width wider than itself, and that is all a coarse raster can show of a clear pinch,
+ * while a rise of half a pixel is within the half-width's own wobble along a slanted wall (see
+ * `saddles.ts`). (Along a width that hovers at the erosion threshold the cores break into
+ * fragments whose joins are no pinch; their widths lie in the raster's blind band, see
+ * `measure.ts`, where either answer is right.) Callers keep the joins narrower than their floor
+ * less the tolerance.
  */
 export function splitPlaces(grid: Grid, field: PhaseField, scratch?: Int32Array): RawPlace[] {
   const inPhase = field.phase === 1 ? grid.metal : flip(grid.metal);
   const step = Math.min(grid.dx, grid.dy) / 16;
-  return findSaddles(inPhase, field.core, field.halfWidth, grid.nx, grid.ny, step, scratch).map((saddle) =>
+  const minRise = Math.max(grid.dx, grid.dy) / 2;
+  return findSaddles(inPhase, field.core, field.halfWidth, grid.nx, grid.ny, step, minRise, scratch).map((saddle) =>
     narrowestOfJoin(grid, field, saddle.index, step),
   );
 }

@@ -2,6 +2,12 @@
  * Where a region's erosion cores join: the region is rebuilt from its cores by adding its other
  * pixels widest first (a merge tree over the half-width). When a pixel joins two groups that each
  * hold a core, it is the bottleneck of the widest path between them: the neck or pinch.
+ *
+ * A join counts only where both groups rise above it by more than `minRise`: a half-width is read
+ * to the nearest pixel of the other phase, so along a slanted wall it wobbles by up to half a
+ * pixel, and where the true width grows steadily past the erosion threshold (the corner of a
+ * square knob, a wedge widening into the body) that wobble alone can leave a core a pixel or two
+ * across, cut off from the body by a "join" no narrower than itself.
  */
 import { labelComponents } from './labels.ts';
 
@@ -14,8 +20,9 @@ export interface Saddle {
 
 /**
  * Every pixel at which two groups holding erosion cores first join when the region `inRegion`
- * is rebuilt widest first (ties within `step` mm in any order); one saddle per join. `scratch`
- * (nx × ny, overwritten) saves allocating the union-find.
+ * is rebuilt widest first (ties within `step` mm in any order), both groups' widest pixels more
+ * than `minRise` mm of half-width above it; one saddle per join. `scratch` (nx × ny, overwritten)
+ * saves allocating the union-find.
  */
 export function findSaddles(
   inRegion: Uint8Array,
@@ -24,6 +31,7 @@ export function findSaddles(
   nx: number,
   ny: number,
   step: number,
+  minRise: number,
   scratch?: Int32Array,
 ): Saddle[] {
   const count = nx * ny;
@@ -33,6 +41,8 @@ export function findSaddles(
   const parent = cores.labels;
   const hasCore = new Uint8Array(count);
   const rootOfCore = new Int32Array(cores.count).fill(-1);
+  // The widest half-width of each core-holding set, kept at its root.
+  const peak = new Float32Array(count);
   let others = 0;
   let top = 0;
   for (let k = 0; k < count; k++) {
@@ -43,6 +53,7 @@ export function findSaddles(
         hasCore[k] = 1;
       }
       parent[k] = rootOfCore[core]!;
+      if (halfWidth[k]! > peak[parent[k]!]!) peak[parent[k]!] = halfWidth[k]!;
     } else if (inRegion[k]) {
       others++;
       if (halfWidth[k]! > top) top = halfWidth[k]!;
@@ -92,8 +103,9 @@ export function findSaddles(
       parent[rq] = rk;
       return;
     }
-    saddles.push({ index: k, halfWidth: halfWidth[k]! });
+    if (Math.min(peak[rk]!, peak[rq]!) - halfWidth[k]! > minRise) saddles.push({ index: k, halfWidth: halfWidth[k]! });
     parent[rq] = rk;
+    if (peak[rq]! > peak[rk]!) peak[rk] = peak[rq]!;
   };
   for (let t = 0; t < others; t++) {
     const k = order[t]!;
