@@ -10,6 +10,7 @@ import { findRegions } from './regions.ts';
 import { countCutPaths, cutAreaMm2, cuttingSvg, metalAreaMm2, previewSvg } from './render.ts';
 import { resampleToStrip } from './resample.ts';
 import { scaleToJob } from './scale.ts';
+import { keepSeparations } from './separations.ts';
 import { traceFinalCuts } from './final-cut.ts';
 import { MAX_LOCATIONS } from './spots.ts';
 import type { PipelineInput, PipelineOutcome } from './types.ts';
@@ -61,6 +62,7 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
     mmPerPx: t.workMmPerPx,
     maxPixels: t.maxWorkPixels,
   });
+  keepSeparations(raster, regions.keep, boxW, boxH);
   const floors = { minOpeningMm: manufacturing.minOpeningMm, minMetalMm: manufacturing.minMetalMm };
 
   const gate = gateOpenings(

@@ -7,7 +7,8 @@ import { finding, type FindingContext, type Location } from './findings.ts';
  * - narrow metal where an island was bridged (an island in a tight opening leaves no room for a bar
  *   that meets the floor) refuses the island: TRAPPED_ISLAND, for the agent to join it;
  * - a narrow opening, or metal still narrow, where a neck was widened means the neck could not be
- *   widened without closing the opening beside it: NECK_TOO_THIN at the neck.
+ *   widened without closing the opening beside it: NECK_TOO_THIN at the neck (and where that neck
+ *   lies at a bridged island, the island's, as above).
  * The bridged islands and widened necks blamed are no longer reported as changes.
  */
 export function blameRepairs(
@@ -17,7 +18,6 @@ export function blameRepairs(
   ctx: FindingContext,
 ): { warnings: Finding[]; errors: Finding[] } {
   let state = { warnings: [...warnings], errors: [...errors] };
-  state = blame(state, 'ISLAND_BRIDGED', ['NECK_TOO_THIN'], 'TRAPPED_ISLAND', (n) => ({ count: n, bridgeMm }), ctx);
   state = blame(
     state,
     'NECK_THICKENED',
@@ -26,6 +26,9 @@ export function blameRepairs(
     (n) => ({ count: n }),
     ctx,
   );
+  // After the necks: a neck that could not be widened beside a bridge is most often the bridge's
+  // own doing (the bar leaves a sliver of metal against a stroke), so it refuses the island.
+  state = blame(state, 'ISLAND_BRIDGED', ['NECK_TOO_THIN'], 'TRAPPED_ISLAND', (n) => ({ count: n, bridgeMm }), ctx);
   return state;
 }
 

@@ -2,7 +2,7 @@ import type { Finding } from '../contract/finding.ts';
 import { distanceTransform } from './distance.ts';
 import { finding, type FindingContext, type Location } from './findings.ts';
 import { componentBoxes, componentMask, forRunsOf, labelComponents, type Labels } from './labels.ts';
-import { fill, surveyAir, type AirSurvey } from './openings.ts';
+import { surveyAir, type AirSurvey } from './openings.ts';
 import type { StripRaster } from './raster.ts';
 import { locate, MAX_LOCATIONS } from './spots.ts';
 import { surveyAroundWebs } from './local-survey.ts';
@@ -49,6 +49,7 @@ export function frameStrip(
   air?: Labels,
 ): FrameResult {
   const parts = labelComponents(raster.data, raster.w, raster.h, 4);
+  const asGated = raster.data.slice();
   const warnings = bridgeIslands(raster, parts, options, ctx);
   // Bars across an opening can split it: the gate's labels hold only while no island was touched.
   const thin = thinMetal(raster, options, warnings.length === 0 ? air : undefined);
@@ -94,8 +95,39 @@ export function frameStrip(
   const survey = surveyAir(raster, options.minOpeningMm);
   if (beforeWidening && survey.verdict.some((v) => v === 'narrow' || v === 'pinched')) return refuse();
   // Bridges and widened necks can leave new tips and slivers of air; the laser cannot cut them.
-  fill(raster, survey.residue);
+  // Only those: the gate already filled what the drawing had, and filling the opening's residue
+  // again everywhere would take another pixel off the rim of every small round hole.
+  fillNearChanges(raster, survey.residue, asGated);
   return { warnings, errors: [], air: survey, thickened };
+}
+
+/**
+ * Fills the components of `residue` that touch a pixel framing changed (one that differs from
+ * `before`, the raster as the gate left it), in place.
+ */
+function fillNearChanges(raster: StripRaster, residue: Uint8Array, before: Uint8Array): void {
+  const { w, h, data } = raster;
+  const parts = labelComponents(residue, w, h, 4);
+  const near = new Uint8Array(parts.count + 1);
+  const changed = (i: number): boolean => data[i] !== before[i];
+  const { start, end, label } = parts.runs;
+  for (let r = 0; r < label.length; r++) {
+    const k = label[r]!;
+    if (near[k]) continue;
+    const y = Math.floor(start[r]! / w);
+    for (let i = start[r]!; i < end[r]! && !near[k]; i++) {
+      const x = i - y * w;
+      if (
+        (x > 0 && changed(i - 1)) ||
+        (x < w - 1 && changed(i + 1)) ||
+        (y > 0 && changed(i - w)) ||
+        (y < h - 1 && changed(i + w))
+      ) {
+        near[k] = 1;
+      }
+    }
+  }
+  for (let r = 0; r < label.length; r++) if (near[label[r]!]) data.fill(1, start[r]!, end[r]!);
 }
 
 /** Rounds of widening thin parts before leaving the rest to the final check. */

@@ -37,6 +37,18 @@ describe('blameRepairs', () => {
     expect(out.errors[0]!.details).toBe('Narrowest parts at (60, 8) mm; each must be at least 0.2 mm wide.');
   });
 
+  it('refuses the island when a neck beside its bridge could not be widened without pinching an opening', () => {
+    // The bar to a letter's counter left a sliver of metal against a stroke; widening it pinched the stroke.
+    const warnings = [
+      finding('ISLAND_BRIDGED', { count: 1, bridgeMm: 0.7 }, ctx, { locations: [at(82.63, 3.32, 0.75)] }),
+      finding('NECK_THICKENED', { count: 1 }, ctx, { locations: [at(82.24, 4.48, 1.1)] }),
+    ];
+    const errors = [finding('OPENING_TOO_SMALL', { count: 1 }, ctx, { locations: [at(82.5, 4.9, 0.2)] })];
+    const out = blameRepairs(warnings, errors, 0.7, ctx);
+    expect(out.errors.map((e) => [e.code, e.locations])).toEqual([['TRAPPED_ISLAND', [at(82.63, 3.32, 0.75)]]]);
+    expect(out.warnings).toEqual([]);
+  });
+
   it('leaves refusals far from every change as they are', () => {
     const warnings = [finding('NECK_THICKENED', { count: 1 }, ctx, { locations: [at(20, 2)] })];
     const errors = [finding('NECK_TOO_THIN', { count: 1 }, ctx, { locations: [at(90, 9)] })];

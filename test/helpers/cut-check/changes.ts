@@ -1,13 +1,13 @@
 /**
  * Is the cut the drawing, changed only where a warning says so? Every drawing pixel centre is
  * looked up in the cut: where one is metal and the other air, the drawing was changed there.
- * Differences are forgiven where they are only edge placement (within `edgeErrorMm` of the
- * drawing's boundary), inside a drawn opening the fidelity check found filled (specks, or excused
- * by OPENING_REMOVED), or a sliver of drawn air narrower than the opening floor filled in (a sharp
- * corner or tip of an opening, which the laser cannot cut, spanning at most 1.5 mm; along the
- * strip's outline, any length). Every other connected change must lie
- * within a location (its r plus `slackMm`) of a warning that names a change: OPENING_REMOVED,
- * ISLAND_BRIDGED, ISLAND_REMOVED, SPURS_SHAVED, NECK_THICKENED.
+ * Differences are forgiven where they are only edge placement (the cut holds the drawn material
+ * within `edgeErrorMm` of the pixel's edge), inside a drawn opening the fidelity check found filled
+ * (specks, or excused by OPENING_REMOVED), or a sliver of drawn air narrower than the opening floor
+ * filled in (a sharp corner or tip of an opening, which the laser cannot cut, spanning at most
+ * 1.5 mm; along the strip's outline, any length). Every other connected change must lie within a
+ * location (its r plus `slackMm`) of a warning that names a change: OPENING_REMOVED, ISLAND_BRIDGED,
+ * ISLAND_REMOVED, SPURS_SHAVED, NECK_THICKENED.
  */
 import { distanceTransform } from './distance-transform.ts';
 import { checkFidelity, type FidelityOptions, type FidelityReport, type ServiceWarning } from './fidelity.ts';
@@ -90,18 +90,18 @@ export function unwarnedChanges(
     }
   }
   const toBoundary = distanceTransform(boundary, 1, nx, ny, dx, dy).sq;
-  // Edge placement: the cut holds the drawn material within the edge error of the pixel, so its
-  // edge only moved. (Not "within the edge error of the drawn edge": a drawn part a pixel or two
-  // wide lies wholly there, and would vanish unseen.)
-  const edge2 = edgeError * edgeError;
+  // Edge placement: the cut holds the drawn material within the edge error of the pixel's edge
+  // (half a pixel from its centre), so its edge only moved. (Not "within the edge error of the
+  // drawn edge": a drawn part a pixel or two wide lies wholly there, and would vanish unseen.)
+  const reach = edgeError + Math.max(dx, dy) / 2;
   const around = [1, 0.5].flatMap((f) =>
     Array.from({ length: 16 }, (_, t) => [
-      f * edgeError * Math.cos((t * Math.PI) / 8),
-      f * edgeError * Math.sin((t * Math.PI) / 8),
+      f * reach * Math.cos((t * Math.PI) / 8),
+      f * reach * Math.sin((t * Math.PI) / 8),
     ]),
   );
   for (let k = 0; k < changed.length; k++) {
-    if (!changed[k] || toBoundary[k]! > edge2) continue;
+    if (!changed[k]) continue;
     const x = ((k % nx) + 0.5) * dx;
     const y = (Math.floor(k / nx) + 0.5) * dy;
     const drawnMetal = metal[k] === 1;

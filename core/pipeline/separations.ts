@@ -1,0 +1,81 @@
+import { labelComponents } from './labels.ts';
+import type { StripRaster } from './raster.ts';
+
+/**
+ * Resampling onto a working raster coarser than the drawing loses metal thinner than a working
+ * pixel: a bar one drawing pixel wide between two openings falls under the 50 % threshold, and the
+ * openings merge before any stage could see the bar (a 0.02 mm bar drawn at 0.018 mm a pixel came
+ * back ready with its two windows one). So wherever two different openings of the drawing (or an
+ * opening and the air around the piece) meet on the working raster, the pixel between them is
+ * made metal again, in place: a bar one working pixel wide, which framing then widens to the floor
+ * (NECK_THICKENED) or refuses (NECK_TOO_THIN), as it does any bar drawn under the floor.
+ *
+ * `crop` is the kept drawing (255 metal, 0 air), `bw` x `bh`, as the raster was resampled from.
+ * Returns how many pixels were made metal. A raster at least as fine as the drawing keeps every
+ * drawn bar (linear upsampling keeps a one-pixel line at half its height), and is left alone.
+ */
+export function keepSeparations(raster: StripRaster, crop: Uint8Array, bw: number, bh: number): number {
+  const { w, h, data } = raster;
+  if (bw <= w && bh <= h) return 0;
+  const air = new Uint8Array(crop.length);
+  for (let i = 0; i < crop.length; i++) air[i] = crop[i] ? 0 : 1;
+  const drawn = labelComponents(air, bw, bh, 4);
+  if (drawn.count < 2) return 0;
+  const sourceOf = drawnAirAtCentres(drawn, w, h, bw, bh);
+  // Two pieces of outside air (the corners beside a pointed end) are no separation worth keeping.
+  const separate = (a: number, b: number): boolean =>
+    a !== 0 && b !== 0 && a !== b && !(drawn.touchesBorder[a] && drawn.touchesBorder[b]);
+  let restored = 0;
+  const restore = (i: number): void => {
+    data[i] = 1;
+    sourceOf[i] = 0;
+    restored++;
+  };
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      if (data[i]) continue;
+      const a = sourceOf[i]!;
+      if (a === 0) {
+        // Its centre fell on drawn metal: it stands between whatever drawn air lies around it.
+        let seen = 0;
+        for (const j of [x > 0 ? i - 1 : -1, x < w - 1 ? i + 1 : -1, y > 0 ? i - w : -1, y < h - 1 ? i + w : -1]) {
+          if (j < 0 || data[j]) continue;
+          const b = sourceOf[j]!;
+          if (separate(seen, b)) {
+            restore(i);
+            break;
+          }
+          if (b !== 0) seen = b;
+        }
+        continue;
+      }
+      if (x < w - 1 && !data[i + 1] && separate(a, sourceOf[i + 1]!)) restore(i + 1);
+      if (y < h - 1 && !data[i + w] && separate(a, sourceOf[i + w]!)) restore(i + w);
+    }
+  }
+  return restored;
+}
+
+/** The drawn air component under each working pixel's centre (0 on drawn metal), row by row along the runs. */
+function drawnAirAtCentres(
+  drawn: ReturnType<typeof labelComponents>,
+  w: number,
+  h: number,
+  bw: number,
+  bh: number,
+): Int32Array {
+  const out = new Int32Array(w * h);
+  const { start, end, label, rowFirst } = drawn.runs;
+  for (let y = 0; y < h; y++) {
+    const sy = Math.min(bh - 1, Math.floor(((y + 0.5) * bh) / h));
+    let r = rowFirst[sy]!;
+    const last = rowFirst[sy + 1]!;
+    for (let x = 0; x < w; x++) {
+      const s = sy * bw + Math.min(bw - 1, Math.floor(((x + 0.5) * bw) / w));
+      while (r < last && end[r]! <= s) r++;
+      if (r < last && start[r]! <= s) out[y * w + x] = label[r]!;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { frameStrip } from '../../core/pipeline/frame.ts';
+import { gateOpenings } from '../../core/pipeline/gate.ts';
+import type { StripRaster } from '../../core/pipeline/raster.ts';
+import { pipelineTolerances as t } from '../../core/pipeline/tolerances.ts';
+
+const floors = { minOpeningMm: 0.2, minMetalMm: 0.6 };
+const ctx = { ...floors, pxPerMm: 20 };
+
+/** A 20 x 6 mm strip at 0.05 mm a pixel: a small round hole 0.5 mm across, and a 3 mm square opening holding a 1 mm island. */
+function strip(): StripRaster {
+  const w = 400;
+  const h = 120;
+  const data = new Uint8Array(w * h).fill(1);
+  const disc = (cx: number, cy: number, r: number, value: number) => {
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++) if ((x + 0.5 - cx) ** 2 + (y + 0.5 - cy) ** 2 <= r * r) data[y * w + x] = value;
+  };
+  disc(60, 60, 5, 0);
+  for (let y = 30; y < 90; y++) data.fill(0, y * w + 250, y * w + 310);
+  disc(280, 60, 10, 1);
+  return { w, h, data, mmPerPxX: 0.05, mmPerPxY: 0.05 };
+}
+
+const holePixels = (r: StripRaster) => {
+  let n = 0;
+  for (let y = 40; y < 80; y++) for (let x = 40; x < 80; x++) n += 1 - r.data[y * r.w + x]!;
+  return n;
+};
+
+describe('framing fills only what it changed', () => {
+  it('bridges an island without taking another pixel off the rim of a small round hole elsewhere', () => {
+    const raster = strip();
+    const gate = gateOpenings(raster, { minOpeningMm: 0.2, minOpeningAreaMm2: 0.05, fineShare: t.fineShare }, ctx);
+    expect(gate.errors).toEqual([]);
+    const gated = holePixels(raster);
+    expect(gated).toBeGreaterThan(50);
+    const framed = frameStrip(
+      raster,
+      {
+        ...floors,
+        bridgeMm: t.bridgeMm,
+        reachMm: t.reachMm,
+        removableIslandMm2: t.removableIslandMm2,
+        hairlineMm: t.hairlineMm,
+        neckTargetMm: t.neckTargetMm,
+        maxTipMm: t.maxTipMm,
+        maxWidenedPlaces: t.maxWidenedPlaces,
+      },
+      ctx,
+      gate.air,
+    );
+    expect(framed.warnings.map((w) => w.code)).toContain('ISLAND_BRIDGED');
+    expect(holePixels(raster)).toBe(gated);
+  });
+});
