@@ -41,8 +41,17 @@ const warnings: Record<string, Template> = {
     instruction: `Draw at job.drawing.ratio (${n(f.jobRatio)}:1), or open a job with widthMm = lengthMm / ${n(f.drawnRatio)} to match this drawing.`,
   }),
   OPENING_REMOVED: (f, ctx) => ({
-    message: `${plural(f.count, 'opening was', 'openings were')} filled: ${String(f.specks)} smaller than ${n(f.minAreaMm2, 3)} mm² and ${String(f.narrow)} narrower than ${n(ctx.minOpeningMm)} mm everywhere.`,
-    instruction: `Make every opening at least ${mmPx(ctx.minOpeningMm, ctx)} wide and at least ${n(f.minAreaMm2, 3)} mm² in area, or leave it out.`,
+    message: [
+      Number(f.count) > 0
+        ? `${plural(f.count, 'opening was', 'openings were')} filled: ${String(f.specks)} smaller than ${n(f.minAreaMm2, 3)} mm² and ${String(f.narrow)} narrower than ${n(ctx.minOpeningMm)} mm everywhere.`
+        : '',
+      Number(f.points) > 0
+        ? `${plural(f.points, 'sharp point of an opening', 'sharp points of openings')}, narrower than ${n(ctx.minOpeningMm)} mm, ${f.points === 1 ? 'was' : 'were'} filled: the laser cannot cut ${f.points === 1 ? 'it' : 'them'}.`
+        : '',
+    ]
+      .filter(Boolean)
+      .join(' '),
+    instruction: `Make every opening at least ${mmPx(ctx.minOpeningMm, ctx)} wide${Number(f.points) > 0 ? ', up to its sharp points,' : ''} and at least ${n(f.minAreaMm2, 3)} mm² in area, or leave it out.`,
   }),
   ISLAND_BRIDGED: (f, ctx) => ({
     message: `${plural(f.count, 'metal island', 'metal islands')} inside openings ${f.count === 1 ? 'was' : 'were'} joined to the nearest metal by ${n(f.bridgeMm)} mm bars.`,

@@ -74,9 +74,20 @@ export function gateOpenings(raster: StripRaster, options: GateOptions, ctx: Fin
   }
   fillRegions(raster, air, filled);
   fill(raster, survey.residue);
-  if (specks + narrow > 0) {
-    const facts = { count: specks + narrow, specks, narrow, minAreaMm2: options.minOpeningAreaMm2 };
-    warnings.push(finding('OPENING_REMOVED', facts, ctx, { locations: removedAt.slice(0, MAX_LOCATIONS) }));
+  // The sharp points filled in openings that stay (a star's arms): named too, the drawing changed there.
+  const points = survey.sharpPoints
+    .filter((box) => !filled[labelAt(air, Math.floor(box.cy) * raster.w + Math.floor(box.cx))])
+    .map((box) => locate(box, raster, options.minOpeningMm));
+  if (specks + narrow + points.length > 0) {
+    const facts = {
+      count: specks + narrow,
+      specks,
+      narrow,
+      points: points.length,
+      minAreaMm2: options.minOpeningAreaMm2,
+    };
+    const locations = [...removedAt, ...points].slice(0, MAX_LOCATIONS);
+    warnings.push(finding('OPENING_REMOVED', facts, ctx, { locations }));
   }
   return { warnings, errors, air };
 }

@@ -16,6 +16,11 @@ export interface AirSurvey {
   residue: Uint8Array;
   /** Residue components that join two wide parts of one opening: where a slot is pinched. */
   pinches: ComponentBox[];
+  /**
+   * Dead ends of residue in openings spanning more than `airPointNoticeMm`: sharp points the fill
+   * takes off visibly (a star's arms), to be named by a warning.
+   */
+  sharpPoints: ComponentBox[];
 }
 
 /**
@@ -37,8 +42,15 @@ export function surveyAir(raster: StripRaster, minOpeningMm: number): AirSurvey 
   const wide = labelComponents(opened, w, h, 4);
   const verdict = verdicts(air, wide);
   const residue = minus(airMask, opened);
-  const tipExtentPx = pipelineTolerances.airTipExtentMm / Math.min(raster.mmPerPxX, raster.mmPerPxY);
-  const joins = keptResidue(residue, wide, w, h, tipExtentPx);
+  const px = Math.min(raster.mmPerPxX, raster.mmPerPxY);
+  const { kept: joins, points } = keptResidue(
+    residue,
+    wide,
+    w,
+    h,
+    pipelineTolerances.airTipExtentMm / px,
+    pipelineTolerances.airPointNoticeMm / px,
+  );
   const strict = floorDepth(widthPx);
   if (verdict.includes('pinched') && strict < depthForWidth(widthPx)) {
     const confirmed = verdicts(air, labelComponents(openMask(airMask, w, h, strict, false), w, h, 4));
@@ -55,7 +67,11 @@ export function surveyAir(raster: StripRaster, minOpeningMm: number): AirSurvey 
     for (let r = 0; r < join.runs.length; r += 2) residue.fill(0, join.runs[r]!, join.runs[r + 1]!);
     if (region === 'pinched' && join.kind === 'between') pinches.push(join.box);
   }
-  return { air, boxes: componentBoxes(air, w), verdict, residue, pinches };
+  const sharpPoints = points.filter((point) => {
+    const region = verdict[labelAt(air, point.pixel)];
+    return region !== 'edge' && region !== 'narrow';
+  });
+  return { air, boxes: componentBoxes(air, w), verdict, residue, pinches, sharpPoints: sharpPoints.map((p) => p.box) };
 }
 
 /**
@@ -96,10 +112,18 @@ interface Join {
 }
 
 /**
- * The residue components that are no corner's tip (see `Join`). A corner's tip lies within
- * `tipExtentPx` across its box: the residue of a 10° corner reaches about 1.3 mm past the disc.
+ * The residue components that are no corner's tip (see `Join`), and the tips spanning more than
+ * `noticePx` (`points`). A corner's tip lies within `tipExtentPx` across its box: the residue of a
+ * 10° corner reaches about 1.3 mm past the disc.
  */
-function keptResidue(residue: Uint8Array, wide: Labels, w: number, h: number, tipExtentPx: number): Join[] {
+function keptResidue(
+  residue: Uint8Array,
+  wide: Labels,
+  w: number,
+  h: number,
+  tipExtentPx: number,
+  noticePx: number,
+): { kept: Join[]; points: { box: ComponentBox; pixel: number }[] } {
   const parts = labelComponents(residue, w, h, 4);
   const firstNeighbour = new Int32Array(parts.count + 1);
   const joins = new Uint8Array(parts.count + 1);
@@ -131,9 +155,13 @@ function keptResidue(residue: Uint8Array, wide: Labels, w: number, h: number, ti
   }
   markLoops(contacts, contactLabels, joins, w);
   const boxes = componentBoxes(parts, w);
+  const points: { box: ComponentBox; pixel: number }[] = [];
   for (let k = 1; k <= parts.count; k++) {
     const box = boxes[k]!;
-    if (!joins[k] && Math.hypot(box.x1 - box.x0 + 1, box.y1 - box.y0 + 1) > tipExtentPx) joins[k] = ARM;
+    if (joins[k]) continue;
+    const extent = Math.hypot(box.x1 - box.x0 + 1, box.y1 - box.y0 + 1);
+    if (extent > tipExtentPx) joins[k] = ARM;
+    else if (extent > noticePx) points.push({ box, pixel: parts.first[k]! });
   }
   const byLabel = new Map<number, Join>();
   for (let r = 0; r < label.length; r++) {
@@ -143,7 +171,7 @@ function keptResidue(residue: Uint8Array, wide: Labels, w: number, h: number, ti
     if (!join) byLabel.set(k, (join = { kind: KINDS[joins[k]!]!, box: boxes[k]!, pixel: start[r]!, runs: [] }));
     join.runs.push(start[r]!, end[r]!);
   }
-  return [...byLabel.values()];
+  return { kept: [...byLabel.values()], points };
 }
 
 const BETWEEN = 1;

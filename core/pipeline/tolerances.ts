@@ -26,6 +26,11 @@ export const pipelineTolerances = {
    * check. The tip of a 10° corner spans about 1.3 mm.
    */
   airTipExtentMm: 1.5,
+  /**
+   * A filled point of an opening spanning more than this is named (OPENING_REMOVED): past the final
+   * check's own allowance for a corner (0.3 mm beyond where it is 0.2 mm wide) the fill shows.
+   */
+  airPointNoticeMm: 0.5,
   flattenToleranceMm: 0.02,
   /**
    * potrace's corner threshold, below its default 1: the ends of a slot a few pixels wide stay
