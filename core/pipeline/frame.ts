@@ -89,7 +89,9 @@ export function frameStrip(
     // Only webs were widened: only the openings beside them changed.
     const local = surveyAroundWebs(raster, thin.air, thin.webs, options.minOpeningMm);
     if (local.spoiled) return refuse();
-    for (const i of local.fill) raster.data[i] = 1;
+    const residue = new Uint8Array(raster.data.length);
+    for (const i of local.fill) residue[i] = 1;
+    fillNearChanges(raster, residue, asGated);
     return { warnings, errors: [], thickened };
   }
   const survey = surveyAir(raster, options.minOpeningMm);

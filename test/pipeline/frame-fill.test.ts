@@ -6,6 +6,16 @@ import { pipelineTolerances as t } from '../../core/pipeline/tolerances.ts';
 
 const floors = { minOpeningMm: 0.2, minMetalMm: 0.6 };
 const ctx = { ...floors, pxPerMm: 20 };
+const frameOptions = {
+  ...floors,
+  bridgeMm: t.bridgeMm,
+  reachMm: t.reachMm,
+  removableIslandMm2: t.removableIslandMm2,
+  hairlineMm: t.hairlineMm,
+  neckTargetMm: t.neckTargetMm,
+  maxTipMm: t.maxTipMm,
+  maxWidenedPlaces: t.maxWidenedPlaces,
+};
 
 /** A 20 x 6 mm strip at 0.05 mm a pixel: a small round hole 0.5 mm across, and a 3 mm square opening holding a 1 mm island. */
 function strip(): StripRaster {
@@ -28,28 +38,41 @@ const holePixels = (r: StripRaster) => {
   return n;
 };
 
+/** Two 3 mm high windows either side of a 0.15 mm bar, the left one's far side slanted at 45° (a staircase). */
+function windows(): StripRaster {
+  const w = 400;
+  const h = 120;
+  const data = new Uint8Array(w * h).fill(1);
+  for (let y = 30; y < 90; y++) {
+    data.fill(0, y * w + 60 + (90 - y), y * w + 150);
+    data.fill(0, y * w + 153, y * w + 253);
+  }
+  return { w, h, data, mmPerPxX: 0.05, mmPerPxY: 0.05 };
+}
+
+const farSide = (r: StripRaster) => {
+  let n = 0;
+  for (let y = 0; y < 120; y++) for (let x = 0; x < 130; x++) n += 1 - r.data[y * r.w + x]!;
+  return n;
+};
+
 describe('framing fills only what it changed', () => {
+  it('widens a bar between two windows without moving the far, slanted side of either', () => {
+    const raster = windows();
+    const gate = gateOpenings(raster, { minOpeningMm: 0.2, minOpeningAreaMm2: 0.05, fineShare: t.fineShare }, ctx);
+    const gated = farSide(raster);
+    const framed = frameStrip(raster, frameOptions, ctx, gate.air);
+    expect(framed.thickened.length).toBeGreaterThan(0);
+    expect(farSide(raster)).toBe(gated);
+  });
+
   it('bridges an island without taking another pixel off the rim of a small round hole elsewhere', () => {
     const raster = strip();
     const gate = gateOpenings(raster, { minOpeningMm: 0.2, minOpeningAreaMm2: 0.05, fineShare: t.fineShare }, ctx);
     expect(gate.errors).toEqual([]);
     const gated = holePixels(raster);
     expect(gated).toBeGreaterThan(50);
-    const framed = frameStrip(
-      raster,
-      {
-        ...floors,
-        bridgeMm: t.bridgeMm,
-        reachMm: t.reachMm,
-        removableIslandMm2: t.removableIslandMm2,
-        hairlineMm: t.hairlineMm,
-        neckTargetMm: t.neckTargetMm,
-        maxTipMm: t.maxTipMm,
-        maxWidenedPlaces: t.maxWidenedPlaces,
-      },
-      ctx,
-      gate.air,
-    );
+    const framed = frameStrip(raster, frameOptions, ctx, gate.air);
     expect(framed.warnings.map((w) => w.code)).toContain('ISLAND_BRIDGED');
     expect(holePixels(raster)).toBe(gated);
   });

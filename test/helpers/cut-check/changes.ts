@@ -100,12 +100,18 @@ export function unwarnedChanges(
       f * reach * Math.sin((t * Math.PI) / 8),
     ]),
   );
+  // Drawn air filled within a floor's half-width (plus the edge error) of the cut's air is a band
+  // along an opening that is still there; a filled arm is far from any cut air but at its root.
+  const band = rules.minOpeningMm / 2 + reach;
+  const aroundBand = around.map(([ox, oy]) => [(ox! * band) / reach, (oy! * band) / reach]);
+  const offBand = new Uint8Array(nx * ny);
   for (let k = 0; k < changed.length; k++) {
     if (!changed[k]) continue;
     const x = ((k % nx) + 0.5) * dx;
     const y = (Math.floor(k / nx) + 0.5) * dy;
     const drawnMetal = metal[k] === 1;
     if (around.some(([ox, oy]) => cutMetalAt(x + ox!, y + oy!) === drawnMetal)) changed[k] = 0;
+    else if (!drawnMetal && !aroundBand.some(([ox, oy]) => !cutMetalAt(x + ox!, y + oy!))) offBand[k] = 1;
   }
 
   const changeWarnings = warnings.filter((w) => CHANGE_CODES.has(w.code));
@@ -121,6 +127,7 @@ export function unwarnedChanges(
     depth2: 0,
     filled: false,
     inOpening: false,
+    offBand: false,
     warned: false,
     box: [Infinity, Infinity, -Infinity, -Infinity],
   }));
@@ -135,6 +142,7 @@ export function unwarnedChanges(
     s.sy += y;
     s.box = [Math.min(s.box[0]!, x), Math.min(s.box[1]!, y), Math.max(s.box[2]!, x), Math.max(s.box[3]!, y)];
     s.depth2 = Math.max(s.depth2, toBoundary[k]!);
+    if (offBand[k]) s.offBand = true;
     if (metal[k] === 0) {
       s.filled = true;
       if (air.labels[(Math.floor(k / nx) + 1) * grid.nx + (k % nx) + 1]! > 0) s.inOpening = true;
@@ -147,10 +155,11 @@ export function unwarnedChanges(
     const depthMm = Math.sqrt(s.depth2);
     if (s.warned || areaMm2 < minArea) continue;
     // A sliver of air narrower than the opening floor is filled: the laser cannot cut it. In an
-    // opening that is a sharp corner, so short: the part of even a 10° corner narrower than the
-    // floor spans little more than a millimetre. A longer one is a narrow arm drawn so.
+    // opening that is a sharp corner, so short (the part of even a 10° corner narrower than the
+    // floor spans little more than a millimetre), or a band along the opening's cut edge. A longer
+    // one away from the cut's air is a narrow arm drawn so.
     const extentMm = Math.hypot(s.box[2]! - s.box[0]! + dx, s.box[3]! - s.box[1]! + dy);
-    const corner = !s.inOpening || extentMm <= CORNER_EXTENT_MM;
+    const corner = !s.inOpening || extentMm <= CORNER_EXTENT_MM || !s.offBand;
     if (s.filled && corner && depthMm <= rules.minOpeningMm / 2 + edgeError) continue;
     out.push({ kind: s.filled ? 'filled' : 'cut', x: s.sx / s.n, y: s.sy / s.n, areaMm2, depthMm });
   }
