@@ -146,6 +146,56 @@ describe('final check: metal across one boundary', () => {
     expect(check([cut(wedge)]).thinMetal).toEqual([]);
   });
 
+  it('passes a flat-topped wedge whose traced sides are notched by a coarse drawing, and still finds a knob as wide as the floor', () => {
+    // The metal inside a W drawn with 0.138 mm pixels, as traced: its sides step in by 0.03 mm, so
+    // just under its 0.32 mm top it is 0.25 mm wide. That wobble is no knob; a head 0.62 mm wide on
+    // a 0.5 mm stick is one, though it widens by less than the wobble allowed.
+    const wedge: Pt[] = [
+      [10, 2],
+      [20, 2],
+      [20, 8],
+      [15.655, 7.995],
+      [15.595, 7.831],
+      [15.606, 7.817],
+      [15.538, 7.702],
+      [15.521, 7.693],
+      [15.499, 7.685],
+      [15.451, 7.519],
+      [15.462, 7.487],
+      [15.483, 7.347],
+      [15.325, 7.347],
+      [15.167, 7.347],
+      [15.188, 7.487],
+      [15.199, 7.519],
+      [15.151, 7.685],
+      [15.129, 7.693],
+      [15.112, 7.701],
+      [15.044, 7.833],
+      [15.05, 7.847],
+      [15.056, 7.861],
+      [14.991, 7.99],
+      [14.975, 7.997],
+      [14.959, 8.003],
+      [10, 8],
+    ];
+    expect(check([cut(wedge)]).thinMetal).toEqual([]);
+    const knob: Pt[] = [
+      [10, 2],
+      [20, 2],
+      [20, 8],
+      [15.25, 8],
+      [15.25, 7.6],
+      [15.31, 7.6],
+      [15.31, 6.98],
+      [14.69, 6.98],
+      [14.69, 7.6],
+      [14.75, 7.6],
+      [14.75, 8],
+      [10, 8],
+    ];
+    expect(narrowest(check([cut(knob)]).thinMetal)).toBeCloseTo(0.5, 3);
+  });
+
   /** The right end pointed at the given angle, with a 0.1 mm flat at its tip on the strip edge. */
   const pointedEnd = (degrees: number): FinalCut[] => {
     const run = 4.95 / Math.tan((degrees / 2) * (Math.PI / 180));

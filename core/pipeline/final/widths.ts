@@ -255,7 +255,9 @@ function measureChord(
   const chord: NarrowChord = { kind, vx, vy, qx, qy, width };
   if (same) {
     const limit = kind === 'metal' ? rules.maxMetalTip : rules.maxOpeningTip;
-    if (cutsOffTip(set, loopData[ringOf[k]!]!, k, u, s, chord, kind === 'metal' ? 1 : -1, limit)) return undefined;
+    const floor = kind === 'metal' ? rules.minMetal : rules.minOpening;
+    if (cutsOffTip(set, loopData[ringOf[k]!]!, k, u, s, chord, kind === 'metal' ? 1 : -1, limit, floor))
+      return undefined;
   }
   if (crossesOther(set, grid, k, u, s, chord)) return undefined;
   return chord;
@@ -371,6 +373,7 @@ function cutsOffTip(
   chord: NarrowChord,
   sign: number,
   limit: number,
+  floor: number,
 ): boolean {
   const { xs, ys, next } = set;
   const { first, n } = sums;
@@ -406,7 +409,7 @@ function cutsOffTip(
     // those foci and major axis A, so within its semi-minor axis of the chord.
     const bound = Math.sqrt(Math.max(0, (sideOf.length / 2) ** 2 - (width / 2) ** 2));
     const short = bound <= limit || arcWithin(set, first, n, sideOf.from, sideOf.count, chord, limit);
-    if (short && !widensBeyond(set, sums, sideOf, width)) tips++;
+    if (short && !widensBeyond(set, sums, sideOf, width, floor)) tips++;
   }
   return tips === 1;
 }
@@ -416,15 +419,19 @@ function cutsOffTip(
  * counter of a stencil letter held by its bridge, a small opening on a narrow channel), not a tip
  * that narrows to its point. The part's arc is split at its point farthest from the chord (the
  * point of a tip, the far end of a knob); the width at a point of one half is its distance to the
- * other half, and the part widens when that exceeds the chord (by 5 %, for the polyline's facets).
+ * other half, and the part widens when that exceeds the chord (by the slack in the body).
  */
 function widensBeyond(
   set: RingSet,
   sums: LoopFacts,
   arc: { from: number; count: number; length: number; ends: number[] },
   width: number,
+  floor: number,
 ): boolean {
-  const limit = 1.05 * width + 10;
+  // 5 % for the polyline's facets; and up to 0.1 mm for a traced staircase's wobble (two working
+  // pixels: the notched sides of a wedge drawn in coarse pixels), but never past the floor: a part
+  // that gets as wide as the floor beyond the chord is a knob however little it widens.
+  const limit = Math.max(1.05 * width + 10, Math.min(1.05 * width + WOBBLE, floor));
   // A point is no farther from the other half than along the arc: a part this short cannot widen
   // (most short chords, between neighbouring vertices, end here).
   if (arc.count < 1 || arc.length <= limit) return false;
@@ -464,6 +471,9 @@ function widensBeyond(
   };
   return across(1, apex - 1, apex, last) || across(apex + 1, last - 1, 0, apex);
 }
+
+/** How much a traced part may widen beyond a chord and still be a tip, in file units (see `widensBeyond`). */
+const WOBBLE = 100;
 
 const segmentDistance2 = (px: number, py: number, ax: number, ay: number, bx: number, by: number): number => {
   const dx = bx - ax;
