@@ -76,8 +76,8 @@ export function gateOpenings(raster: StripRaster, options: GateOptions, ctx: Fin
   fill(raster, survey.residue);
   // The sharp points filled in openings that stay (a star's arms): named too, the drawing changed there.
   const points = survey.sharpPoints
-    .filter((box) => !filled[labelAt(air, Math.floor(box.cy) * raster.w + Math.floor(box.cx))])
-    .map((box) => locate(box, raster, options.minOpeningMm));
+    .filter((point) => !filled[point.region])
+    .map((point) => locate(point.box, raster, options.minOpeningMm));
   if (specks + narrow + points.length > 0) {
     const facts = {
       count: specks + narrow,

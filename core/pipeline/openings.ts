@@ -18,9 +18,9 @@ export interface AirSurvey {
   pinches: ComponentBox[];
   /**
    * Dead ends of residue in openings spanning more than `airPointNoticeMm`: sharp points the fill
-   * takes off visibly (a star's arms), to be named by a warning.
+   * takes off visibly (a star's arms), to be named by a warning; each with its air region.
    */
-  sharpPoints: ComponentBox[];
+  sharpPoints: { box: ComponentBox; region: number }[];
 }
 
 /**
@@ -67,11 +67,10 @@ export function surveyAir(raster: StripRaster, minOpeningMm: number): AirSurvey 
     for (let r = 0; r < join.runs.length; r += 2) residue.fill(0, join.runs[r]!, join.runs[r + 1]!);
     if (region === 'pinched' && join.kind === 'between') pinches.push(join.box);
   }
-  const sharpPoints = points.filter((point) => {
-    const region = verdict[labelAt(air, point.pixel)];
-    return region !== 'edge' && region !== 'narrow';
-  });
-  return { air, boxes: componentBoxes(air, w), verdict, residue, pinches, sharpPoints: sharpPoints.map((p) => p.box) };
+  const sharpPoints = points
+    .map((point) => ({ box: point.box, region: labelAt(air, point.pixel) }))
+    .filter((point) => verdict[point.region] !== 'edge' && verdict[point.region] !== 'narrow');
+  return { air, boxes: componentBoxes(air, w), verdict, residue, pinches, sharpPoints };
 }
 
 /**

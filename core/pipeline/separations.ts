@@ -1,4 +1,5 @@
 import { labelComponents } from './labels.ts';
+import { invert } from './morphology.ts';
 import type { StripRaster } from './raster.ts';
 
 /**
@@ -17,9 +18,7 @@ import type { StripRaster } from './raster.ts';
 export function keepSeparations(raster: StripRaster, crop: Uint8Array, bw: number, bh: number): number {
   const { w, h, data } = raster;
   if (bw <= w && bh <= h) return 0;
-  const air = new Uint8Array(crop.length);
-  for (let i = 0; i < crop.length; i++) air[i] = crop[i] ? 0 : 1;
-  const drawn = labelComponents(air, bw, bh, 4);
+  const drawn = labelComponents(invert(crop), bw, bh, 4);
   if (drawn.count < 2) return 0;
   const sourceOf = drawnAirAtCentres(drawn, w, h, bw, bh);
   // Two pieces of outside air (the corners beside a pointed end) are no separation worth keeping.

@@ -494,19 +494,10 @@ function arcWithin(
   { vx, vy, qx, qy }: NarrowChord,
   limit: number,
 ): boolean {
-  const dx = qx - vx;
-  const dy = qy - vy;
-  const len2 = dx * dx + dy * dy;
   const limit2 = limit * limit;
   for (let m = from; m < from + count; m++) {
     const k = first + (m % n);
-    const px = set.xs[k]! - vx;
-    const py = set.ys[k]! - vy;
-    let t = len2 === 0 ? 0 : (px * dx + py * dy) / len2;
-    t = t < 0 ? 0 : t > 1 ? 1 : t;
-    const ex = px - t * dx;
-    const ey = py - t * dy;
-    if (ex * ex + ey * ey > limit2) return false;
+    if (segmentDistance2(set.xs[k]!, set.ys[k]!, vx, vy, qx, qy) > limit2) return false;
   }
   return true;
 }
