@@ -13,11 +13,11 @@ import { removeDir, startService, type TestService } from '../helpers/service.ts
  * service and pipeline, each answer judged by the independent checker: every ready cutting file
  * passes it (format, simple rings, floors, one piece) and is faithful to the drawing; every
  * refusal names only codes the checker finds grounds for in the drawing itself. Seeded and
- * bounded: GENERATED_DESIGNS (default 160) designs from GENERATED_SEED (default 2026). With
+ * bounded: GENERATED_DESIGNS (default 200) designs from GENERATED_SEED (default 2026). With
  * GENERATED_REPORT set to a file, one JSON line per design is appended to it (class, canvas, answer,
  * codes, whether every check passed): the long runs recorded in docs/pipeline.md are tallied from it.
  */
-const count = Number(process.env.GENERATED_DESIGNS ?? 160);
+const count = Number(process.env.GENERATED_DESIGNS ?? 200);
 const seed = Number(process.env.GENERATED_SEED ?? 2026);
 const rules = {
   minOpeningMm: defaultConfig.manufacturing.minOpeningMm,
