@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { errorCodes } from '../errors.ts';
 
-export const locationSchema = z.object({ x: z.number(), y: z.number(), r: z.number() });
+/** The same place in the uploaded image's own pixels: x right and y down from its top-left corner. */
+export const pixelPlaceSchema = z.object({ x: z.number().int(), y: z.number().int(), r: z.number().int() });
+
+export const locationSchema = z.object({
+  x: z.number(),
+  y: z.number(),
+  r: z.number(),
+  px: pixelPlaceSchema.optional(),
+});
 
 export const findingSchema = z.object({
   code: z.enum(errorCodes),

@@ -5,6 +5,8 @@ import { decodeLuminance } from './decode.ts';
 import { finding, type FindingContext } from './findings.ts';
 import { blameRepairs } from './blame-repairs.ts';
 import { frameStrip } from './frame.ts';
+import { addAgentPixels, type StripInImage } from './agent-pixels.ts';
+import { mergeAlike } from './merge-findings.ts';
 import { gateOpenings } from './gate.ts';
 import { findRegions } from './regions.ts';
 import { countCutPaths, cutAreaMm2, cuttingSvg, metalAreaMm2, previewSvg } from './render.ts';
@@ -20,25 +22,20 @@ import { pipelineTolerances } from './tolerances.ts';
 /**
  * The whole pipeline in the contract's order: decode, regions, scale, despeckle and gate,
  * framing, validation, tracing at millimetre scale and the final check of the cutting file as it
- * will be written, outputs. Findings accumulate; the first stage that finds errors ends the
- * analysis with them.
+ * will be written, outputs. Only a drawing that cannot be read ends the analysis early: every
+ * other stage runs on what the earlier ones left, with what they refused set aside or repaired as
+ * it would be, so one answer lists every error and warning the drawing produces.
  */
 export async function analyseDesign(input: PipelineInput): Promise<PipelineOutcome> {
   const t = pipelineTolerances;
   const { manufacturing, image } = input.config;
   const ctx: FindingContext = { minOpeningMm: manufacturing.minOpeningMm, minMetalMm: manufacturing.minMetalMm };
   const warnings: Finding[] = [];
-  const refuse = (errors: Finding[]): PipelineOutcome => ({
-    kind: 'analysed',
-    ...blameRepairs(warnings, errors, t.bridgeMm, ctx),
-  });
+  const errors: Finding[] = [];
 
   const piece = await readPiece(input, ctx);
-  if ('refusal' in piece) {
-    warnings.push(...piece.warnings);
-    return refuse([piece.refusal]);
-  }
   warnings.push(...piece.warnings);
+  if ('refusal' in piece) return refused(warnings, [piece.refusal], ctx);
   const { regions } = piece;
   const boxW = regions.box.x1 - regions.box.x0 + 1;
   const boxH = regions.box.y1 - regions.box.y0 + 1;
@@ -55,9 +52,11 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
     ctx,
   );
   warnings.push(...scaled.warnings);
-  if (scaled.error) return refuse([scaled.error]);
+  // A refused proportion still has its shapes checked, at the job's own length and width.
+  if (scaled.error) errors.push(scaled.error);
 
   const strip = { lengthMm: scaled.lengthMm, widthMm: scaled.widthMm };
+  const placing = { box: regions.box, ...strip };
   const raster = await resampleToStrip(regions.keep, regions.box, strip, {
     mmPerPx: t.workMmPerPx,
     maxPixels: t.maxWorkPixels,
@@ -75,7 +74,7 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
     ctx,
   );
   warnings.push(...gate.warnings);
-  if (gate.errors.length > 0) return refuse(gate.errors);
+  errors.push(...gate.errors);
 
   const framed = frameStrip(
     raster,
@@ -93,7 +92,7 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
     gate.air,
   );
   warnings.push(...framed.warnings);
-  if (framed.errors.length > 0) return refuse(framed.errors);
+  errors.push(...framed.errors);
 
   const checked = validateStrip(
     raster,
@@ -108,7 +107,8 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
     framed,
   );
   warnings.push(...checked.warnings);
-  if (checked.errors.length > 0) return refuse(checked.errors);
+  errors.push(...checked.errors);
+  if (checked.errors.some((e) => e.code === 'TRACE_REJECTED')) return refused(warnings, errors, ctx, placing);
 
   const final = traceFinalCuts(
     raster,
@@ -120,6 +120,8 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
       flattenToleranceMm: t.flattenToleranceMm,
       alphaMax: t.traceAlphaMax,
       neckTargetMm: t.neckTargetMm,
+      // Necks framing could not widen are refused already; widening them now would contradict it.
+      repairThinMetal: !framed.errors.some((e) => e.code === 'NECK_TOO_THIN'),
     },
     ctx,
   );
@@ -128,11 +130,12 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
     const locations = thickened.slice(0, MAX_LOCATIONS);
     warnings.push(finding('NECK_THICKENED', { count: thickened.length }, ctx, { locations }));
   }
-  if (final.errors.length > 0) return refuse(final.errors);
+  errors.push(...final.errors);
+  if (errors.length > 0) return refused(warnings, errors, ctx, placing);
   const cuts = final.cuts;
   const cutting = cuttingSvg(strip.lengthMm, strip.widthMm, cuts);
   const metalArea = metalAreaMm2(strip.lengthMm, strip.widthMm, cuts);
-  if (!(metalArea > 0)) return refuse([finding('TRACE_REJECTED', {}, ctx)]);
+  if (!(metalArea > 0)) return refused(warnings, [finding('TRACE_REJECTED', {}, ctx)], ctx, placing);
   const geometry: Geometry = {
     lengthMm: round(strip.lengthMm, 2),
     widthMm: round(strip.widthMm, 2),
@@ -143,12 +146,29 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
     estWeightGrams: round((metalArea * manufacturing.thicknessMm * manufacturing.densityGramsPerCm3) / 1000, 2),
   };
   const title = `${input.productType === 'ring' ? 'Ring' : 'Bracelet'} ${geometry.lengthMm} x ${geometry.widthMm} mm`;
+  addAgentPixels(warnings, placing);
   return {
     kind: 'analysed',
     errors: [],
     warnings,
     product: { geometry, cutoutsSvg: cutting, previewSvg: previewSvg(strip.lengthMm, strip.widthMm, cuts, title) },
   };
+}
+
+/**
+ * A refusal: repairs blamed for the errors at their places become the errors of what was drawn,
+ * a defect two stages found is named once, and every place gets its pixels in the agent's image.
+ */
+function refused(
+  warnings: readonly Finding[],
+  errors: readonly Finding[],
+  ctx: FindingContext,
+  placing?: StripInImage,
+): PipelineOutcome {
+  const blamed = blameRepairs(warnings, errors, pipelineTolerances.bridgeMm, ctx);
+  const outcome = { errors: mergeAlike(blamed.errors, ctx), warnings: mergeAlike(blamed.warnings, ctx) };
+  if (placing) addAgentPixels([...outcome.errors, ...outcome.warnings], placing);
+  return { kind: 'analysed', ...outcome };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Finding } from '../contract/finding.ts';
-import { finding, type FindingContext, type Location } from './findings.ts';
+import { finding, narrowestDetails, type FindingContext, type Location } from './findings.ts';
 
 /**
  * A refusal found right where the engine changed the drawing is the change's doing, and the agent
@@ -81,9 +81,6 @@ function placesFinding(
   ctx: FindingContext,
   facts: Record<string, unknown> = { count: places.length },
 ): Finding {
-  const details =
-    code === 'OPENING_TOO_SMALL'
-      ? `Narrowest parts at ${places.map((l) => `(${l.x}, ${l.y}) mm`).join(', ')}; each must be at least ${ctx.minOpeningMm} mm wide.`
-      : undefined;
+  const details = code === 'OPENING_TOO_SMALL' ? narrowestDetails(places, ctx.minOpeningMm) : undefined;
   return finding(code, facts, ctx, { locations: places, details });
 }

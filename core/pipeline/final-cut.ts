@@ -1,5 +1,5 @@
 import type { Finding } from '../contract/finding.ts';
-import { finding, type FindingContext, type Location } from './findings.ts';
+import { finding, narrowestDetails, type FindingContext, type Location } from './findings.ts';
 import { finalCuts, isClean, type FinalProblems, type FinalRules } from './final/check.ts';
 import { chordPlaces, pointPlace } from './final/places.ts';
 import { thousandths, UNITS_PER_MM, type FinalCut } from './final/rings.ts';
@@ -16,6 +16,8 @@ export interface FinalCutOptions extends FinalRules {
   alphaMax: number;
   /** Necks the final check finds are widened to this. */
   neckTargetMm: number;
+  /** False once thin metal is refused already: what the check finds is then refused too, not widened. */
+  repairThinMetal?: boolean;
 }
 
 export interface FinalCutResult {
@@ -58,7 +60,7 @@ export function traceFinalCuts(
   });
   // Thin metal is widened and traced again even when something else is refused too, so that a
   // refusal lists only what the engine cannot fix.
-  if (first.problems.thinMetal.length === 0) return refuse(first.problems);
+  if (first.problems.thinMetal.length === 0 || options.repairThinMetal === false) return refuse(first.problems);
   const before = raster.data.slice();
   widenAtChords(raster, first.problems.thinMetal, options.neckTargetMm);
   if (surveyAir(raster, options.minOpeningMm).verdict.some((v) => v === 'narrow' || v === 'pinched')) {
@@ -133,7 +135,7 @@ function refusals(problems: FinalProblems, rules: FinalRules, ctx: FindingContex
   }
   if (problems.narrowOpenings.length > 0) {
     const locations = chordPlaces(problems.narrowOpenings, rules.minOpeningMm);
-    const details = `Narrowest parts at ${locations.map((l) => `(${l.x}, ${l.y}) mm`).join(', ')}; each must be at least ${rules.minOpeningMm} mm wide.`;
+    const details = narrowestDetails(locations, rules.minOpeningMm);
     errors.push(finding('OPENING_TOO_SMALL', { count: locations.length }, ctx, { locations, details }));
   }
   if (problems.pieces > 1 || problems.detached.length > 0) {

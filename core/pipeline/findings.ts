@@ -127,6 +127,16 @@ const errors: Record<string, Template> = {
   }),
 };
 
+/** OPENING_TOO_SMALL's `details`: every narrowest part by its place. */
+export const narrowestDetails = (places: readonly Location[], minOpeningMm: number): string =>
+  `Narrowest parts at ${places.map((l) => `(${l.x}, ${l.y}) mm`).join(', ')}; each must be at least ${minOpeningMm} mm wide.`;
+
+/** The facts each finding was worded from, so that findings of one code can be merged and worded again. */
+const factsOf = new WeakMap<Finding, Facts>();
+
+/** The facts `f` was worded from (empty for a finding not built here). */
+export const findingFacts = (f: Finding): Facts => factsOf.get(f) ?? {};
+
 /** Builds a finding with its wording; `severity` follows from the code (PROPORTION_MISMATCH is both). */
 export function finding(
   code: Finding['code'],
@@ -141,5 +151,6 @@ export function finding(
   const result: Finding = { code, severity, message, agent_instruction: instruction };
   if (extra.locations && extra.locations.length > 0) result.locations = extra.locations;
   if (extra.details) result.details = extra.details;
+  factsOf.set(result, facts);
   return result;
 }

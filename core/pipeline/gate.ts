@@ -1,5 +1,5 @@
 import type { Finding } from '../contract/finding.ts';
-import { finding, type FindingContext } from './findings.ts';
+import { finding, narrowestDetails, type FindingContext } from './findings.ts';
 import { labelAt, type Labels } from './labels.ts';
 import { fill, fillRegions, surveyAir } from './openings.ts';
 import type { StripRaster } from './raster.ts';
@@ -22,9 +22,9 @@ export interface GateResult {
 
 /**
  * Decisions §4 steps 4-5 on the working raster, in place: specks filled, openings narrower than
- * the floor everywhere filled, pinched openings refused with their places, the tips of the
- * rest and the slivers along the strip edge filled, and FEATURES_TOO_FINE when filling would
- * take most of the open area.
+ * the floor everywhere filled, pinched openings refused with their places (and filled, so the
+ * later stages check the rest), the tips of the rest and the slivers along the strip edge filled,
+ * and FEATURES_TOO_FINE when filling would take most of the open area.
  */
 export function gateOpenings(raster: StripRaster, options: GateOptions, ctx: FindingContext): GateResult {
   const pxArea = raster.mmPerPxX * raster.mmPerPxY;
@@ -50,7 +50,10 @@ export function gateOpenings(raster: StripRaster, options: GateOptions, ctx: Fin
   }
   const warnings: Finding[] = [];
   const errors: Finding[] = [];
-  if (openArea > 0 && filledArea / openArea > options.fineShare) {
+  // Refusals do not end the gate: what it refuses is repaired as the fill would (too fine) or set
+  // aside (a pinched opening filled), so the later stages check the rest of the drawing.
+  const tooFine = openArea > 0 && filledArea / openArea > options.fineShare;
+  if (tooFine) {
     const facts = {
       share: filledArea / openArea,
       lengthMm: raster.w * raster.mmPerPxX,
@@ -59,7 +62,6 @@ export function gateOpenings(raster: StripRaster, options: GateOptions, ctx: Fin
     };
     const locations = removedAt.slice(0, MAX_LOCATIONS);
     errors.push(finding('FEATURES_TOO_FINE', facts, ctx, { locations }));
-    return { warnings, errors, air };
   }
   const pinchesInKeptOpenings = survey.pinches.filter((box) => {
     const k = labelAt(air, Math.floor(box.cy) * raster.w + Math.floor(box.cx));
@@ -68,9 +70,13 @@ export function gateOpenings(raster: StripRaster, options: GateOptions, ctx: Fin
   const pinchedOpenings = verdict.filter((v, k) => v === 'pinched' && !filled[k]).length;
   if (pinchedOpenings > 0 && pinchesInKeptOpenings.length > 0) {
     const locations = pinchesInKeptOpenings.slice(0, MAX_LOCATIONS).map((b) => locate(b, raster, options.minOpeningMm));
-    const details = `Narrowest parts at ${locations.map((l) => `(${l.x}, ${l.y}) mm`).join(', ')}; each must be at least ${options.minOpeningMm} mm wide.`;
+    const details = narrowestDetails(locations, options.minOpeningMm);
     errors.push(finding('OPENING_TOO_SMALL', { count: pinchedOpenings }, ctx, { locations, details }));
-    return { warnings, errors, air };
+    // Set aside whole: filling only the pinch would leave a stub of metal across the opening that
+    // framing would take for a neck. Metal beside a refused opening is measured once it is fixed.
+    verdict.forEach((v, k) => {
+      if (v === 'pinched') filled[k] = 1;
+    });
   }
   fillRegions(raster, air, filled);
   fill(raster, survey.residue);
@@ -78,15 +84,17 @@ export function gateOpenings(raster: StripRaster, options: GateOptions, ctx: Fin
   const points = survey.sharpPoints
     .filter((point) => !filled[point.region])
     .map((point) => locate(point.box, raster, options.minOpeningMm));
-  if (specks + narrow + points.length > 0) {
+  // FEATURES_TOO_FINE already names the filled openings: the warning keeps only the sharp points.
+  const named = tooFine ? [] : removedAt;
+  if (named.length + points.length > 0) {
     const facts = {
-      count: specks + narrow,
+      count: tooFine ? 0 : specks + narrow,
       specks,
       narrow,
       points: points.length,
       minAreaMm2: options.minOpeningAreaMm2,
     };
-    const locations = [...removedAt, ...points].slice(0, MAX_LOCATIONS);
+    const locations = [...named, ...points].slice(0, MAX_LOCATIONS);
     warnings.push(finding('OPENING_REMOVED', facts, ctx, { locations }));
   }
   return { warnings, errors, air };

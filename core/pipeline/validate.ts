@@ -14,7 +14,7 @@ export interface ValidateOptions extends ReinforceOptions {
 /**
  * Decisions §4 step 7 on the framed strip: one connected piece of metal (4-connected: a
  * diagonal touch is no joint), no island inside an opening, no metal under the floor, and no
- * opening under the floor.
+ * opening under the floor. Loose pieces and islands are refused and then erased, in place.
  */
 export function validateStrip(
   raster: StripRaster,
@@ -55,6 +55,8 @@ export function validateStrip(
       const facts = { count: trapped.length };
       errors.push(finding('TRAPPED_ISLAND', facts, ctx, { locations: trapped.slice(0, MAX_LOCATIONS) }));
     }
+    // Set aside: the final check measures the piece that stays, and finds no piece twice.
+    for (let k = 1; k <= metal.count; k++) if (k !== main) forRunsOf(metal, k, (from, to) => data.fill(0, from, to));
   }
   if (w * h > options.neckCheckMaxPixels) {
     warnings.push(finding('NECK_CHECK_SKIPPED', { pixels: w * h, bound: options.neckCheckMaxPixels }, ctx));

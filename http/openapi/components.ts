@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { attributionSchema, createJobRequestSchema, sizeSchema } from '../../core/contract/create-job.ts';
-import { errorEnvelopeSchema, findingSchema, locationSchema } from '../../core/contract/finding.ts';
+import { errorEnvelopeSchema, findingSchema, locationSchema, pixelPlaceSchema } from '../../core/contract/finding.ts';
 import {
   approvalSchema,
   createdJobSchema,
@@ -74,7 +74,14 @@ const nested: [z.ZodType, string][] = [
   [latestSubmissionSchema, 'The newest submission in short; null before the first upload.'],
   [validationSchema, 'valid is true only for a ready submission; errors must all be fixed, warnings say what changed.'],
   [geometrySchema, 'The framed strip: present when ready.'],
-  [locationSchema, 'A place on the framed strip in millimetres: x along the length, y across the width, r a radius.'],
+  [
+    locationSchema,
+    'A place on the framed strip in millimetres: x along the length, y across the width, r a radius; px is the same place in the uploaded image.',
+  ],
+  [
+    pixelPlaceSchema,
+    "The place in the uploaded image's own pixels (x right, y down from the top-left corner, r a radius), for drawing on the agent's own canvas.",
+  ],
 ];
 
 for (const [schema, id, description] of components) schemaNotes.add(schema, { id, description });
