@@ -120,8 +120,7 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
       flattenToleranceMm: t.flattenToleranceMm,
       alphaMax: t.traceAlphaMax,
       neckTargetMm: t.neckTargetMm,
-      // Necks framing could not widen are refused already; widening them now would contradict it.
-      repairThinMetal: !framed.errors.some((e) => e.code === 'NECK_TOO_THIN'),
+      refusedMetal: framed.errors.flatMap((e) => (e.code === 'NECK_TOO_THIN' ? (e.locations ?? []) : [])),
     },
     ctx,
   );

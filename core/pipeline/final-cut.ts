@@ -16,8 +16,11 @@ export interface FinalCutOptions extends FinalRules {
   alphaMax: number;
   /** Necks the final check finds are widened to this. */
   neckTargetMm: number;
-  /** False once thin metal is refused already: what the check finds is then refused too, not widened. */
-  repairThinMetal?: boolean;
+  /**
+   * Thin metal refused already (framing could not widen it): narrow chords there are refused again,
+   * never widened, which would contradict that refusal.
+   */
+  refusedMetal?: readonly Location[];
 }
 
 export interface FinalCutResult {
@@ -60,14 +63,16 @@ export function traceFinalCuts(
   });
   // Thin metal is widened and traced again even when something else is refused too, so that a
   // refusal lists only what the engine cannot fix.
-  if (first.problems.thinMetal.length === 0 || options.repairThinMetal === false) return refuse(first.problems);
+  const refused = options.refusedMetal ?? [];
+  const repairable = first.problems.thinMetal.filter((c) => !refused.some((at) => chordAt(c, at)));
+  if (repairable.length === 0) return refuse(first.problems);
   const before = raster.data.slice();
-  widenAtChords(raster, first.problems.thinMetal, options.neckTargetMm);
+  widenAtChords(raster, repairable, options.neckTargetMm);
   if (surveyAir(raster, options.minOpeningMm).verdict.some((v) => v === 'narrow' || v === 'pinched')) {
     raster.data.set(before);
     return refuse(first.problems);
   }
-  const thickened = chordPlaces(first.problems.thinMetal, options.minMetalMm);
+  const thickened = chordPlaces(repairable, options.minMetalMm);
   const second = trace();
   if (isClean(second.problems)) return { cuts: second.cuts, thickened, errors: [] };
   // Anything wrong only after widening is the widening's doing: the thin metal could not be
@@ -78,6 +83,10 @@ export function traceFinalCuts(
   }
   return { ...refuse(second.problems), thickened };
 }
+
+/** Whether a chord's middle lies at a place (within its circle and a bar's width more). */
+const chordAt = (c: NarrowChord, at: Location): boolean =>
+  Math.hypot((c.vx + c.qx) / 2 / UNITS_PER_MM - at.x, (c.vy + c.qy) / 2 / UNITS_PER_MM - at.y) <= at.r + 0.35;
 
 /** Whether `after` breaks something more than a millimetre from everything `before` broke. */
 function newProblems(before: FinalProblems, after: FinalProblems): boolean {

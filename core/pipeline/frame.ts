@@ -38,8 +38,9 @@ export interface FrameResult {
 
 /**
  * Decisions §4 step 6, in place: islands bridged or removed, spurs shaved, necks and webs widened.
- * If widening would leave an opening narrower than its floor, nothing is widened and the necks are
- * refused (NECK_TOO_THIN) with their places.
+ * Where widening would leave an opening narrower than its floor, the thin places beside it are left
+ * as drawn and refused (NECK_TOO_THIN) with their places; the others stay widened. When that cannot
+ * be told apart, nothing is widened and every thin place is refused.
  */
 export function frameStrip(
   raster: StripRaster,
@@ -88,19 +89,69 @@ export function frameStrip(
   if (warnings.length === 0 && thin.necks.length === 0) {
     // Only webs were widened: only the openings beside them changed.
     const local = surveyAroundWebs(raster, thin.air, thin.webs, options.minOpeningMm);
-    if (local.spoiled) return refuse();
-    const residue = new Uint8Array(raster.data.length);
-    for (const i of local.fill) residue[i] = 1;
-    fillNearChanges(raster, residue, asGated);
-    return { warnings, errors: [], thickened };
+    if (!local.spoiled) {
+      const residue = new Uint8Array(raster.data.length);
+      for (const i of local.fill) residue[i] = 1;
+      fillNearChanges(raster, residue, asGated);
+      return { warnings, errors: [], thickened };
+    }
   }
-  const survey = surveyAir(raster, options.minOpeningMm);
-  if (beforeWidening && survey.verdict.some((v) => v === 'narrow' || v === 'pinched')) return refuse();
+  let survey = surveyAir(raster, options.minOpeningMm);
+  let errors: Finding[] = [];
+  let widened = thickened;
+  if (beforeWidening && spoils(survey)) {
+    const split = undoWhereSpoiled(raster, beforeWidening, survey, thickened, options);
+    if (!split) return refuse();
+    ({ survey, widened } = split);
+    const locations = split.refused.slice(0, MAX_LOCATIONS);
+    errors = [finding('NECK_TOO_THIN', { count: split.refused.length }, ctx, { locations })];
+  }
   // Bridges and widened necks can leave new tips and slivers of air; the laser cannot cut them.
   // Only those: the gate already filled what the drawing had, and filling the opening's residue
   // again everywhere would take another pixel off the rim of every small round hole.
   fillNearChanges(raster, survey.residue, asGated);
-  return { warnings, errors: [], air: survey, thickened };
+  return { warnings, errors, air: survey, thickened: widened };
+}
+
+const spoils = (survey: AirSurvey): boolean => survey.verdict.some((v) => v === 'narrow' || v === 'pinched');
+
+/**
+ * Where widening left an opening under the floor, undoes it at the thin places beside that
+ * opening only, so the rest stays widened and one unwidenable neck does not refuse every other.
+ * Undefined when that does not leave every opening at least the floor wide (or blames every place).
+ */
+function undoWhereSpoiled(
+  raster: StripRaster,
+  before: Uint8Array,
+  survey: AirSurvey,
+  places: readonly Location[],
+  options: FrameOptions,
+): { refused: Location[]; widened: Location[]; survey: AirSurvey } | undefined {
+  const { w, h, mmPerPxX: sx, mmPerPxY: sy } = raster;
+  const spoiled = survey.boxes.filter((_, k) => survey.verdict[k] === 'narrow' || survey.verdict[k] === 'pinched');
+  // A widening reaches at most the target width beyond its place's circle.
+  const reach = (at: Location): number => at.r + options.neckTargetMm;
+  const beside = (at: Location): boolean =>
+    spoiled.some((b) => {
+      const dx = Math.max(b.x0 * sx - at.x, 0, at.x - (b.x1 + 1) * sx);
+      const dy = Math.max(b.y0 * sy - at.y, 0, at.y - (b.y1 + 1) * sy);
+      return Math.hypot(dx, dy) <= reach(at);
+    });
+  const refused = places.filter(beside);
+  if (refused.length === 0 || refused.length === places.length) return undefined;
+  for (const at of refused) {
+    const r = reach(at);
+    const x0 = Math.max(0, Math.floor((at.x - r) / sx));
+    const x1 = Math.min(w - 1, Math.ceil((at.x + r) / sx));
+    for (let y = Math.max(0, Math.floor((at.y - r) / sy)); y <= Math.min(h - 1, Math.ceil((at.y + r) / sy)); y++) {
+      for (let x = x0; x <= x1; x++) {
+        if (Math.hypot((x + 0.5) * sx - at.x, (y + 0.5) * sy - at.y) <= r) raster.data[y * w + x] = before[y * w + x]!;
+      }
+    }
+  }
+  const again = surveyAir(raster, options.minOpeningMm);
+  if (spoils(again)) return undefined;
+  return { refused, widened: places.filter((at) => !refused.includes(at)), survey: again };
 }
 
 /**
