@@ -55,6 +55,11 @@ export const submissions = sqliteTable(
     createdAt: integer('created_at').notNull(),
     finishedAt: integer('finished_at'),
     durationMs: integer('duration_ms'),
+    /**
+     * The engine and parameters the upload was analysed under (`EngineRecord` in
+     * core/submissions/engine.ts); written when the row is reserved. Null on rows from before it.
+     */
+    engine: text('engine', { mode: 'json' }),
   },
   (t) => [
     primaryKey({ columns: [t.jobId, t.no] }),

@@ -23,6 +23,33 @@ export const geometrySchema = z.object({
 });
 export type Geometry = z.infer<typeof geometrySchema>;
 
+/** The parameters a submission was analysed under, as the configuration and the pipeline held them. */
+export const engineParametersSchema = z.object({
+  minOpeningMm: z.number(),
+  minMetalMm: z.number(),
+  despeckleAreaFraction: z.number(),
+  /** despeckleAreaFraction x the job's length x width, unrounded, as the pipeline used it. */
+  minOpeningAreaMm2: z.number(),
+  thicknessMm: z.number(),
+  densityGramsPerCm3: z.number(),
+  cropAspect: z.object({ min: z.number(), max: z.number() }),
+  /** core/pipeline/tolerances.ts by name; a record, so a new tolerance needs no contract change. */
+  tolerances: z.record(z.string(), z.number()),
+});
+export type EngineParameters = z.infer<typeof engineParametersSchema>;
+
+/**
+ * What produced a submission's outcome: the input's hash, the engine and the parameters in
+ * force. An addition to the contract's Submission; null on submissions stored before it existed.
+ */
+export const engineSchema = z.object({
+  inputSha256: z.string().regex(/^[0-9a-f]{64}$/),
+  version: z.string(),
+  pipelineRevision: z.number().int().positive(),
+  parameters: engineParametersSchema,
+});
+export type Engine = z.infer<typeof engineSchema>;
+
 export const submissionSchema = z.object({
   no: z.number().int().min(1).max(9999),
   status: z.enum(submissionStatuses),
@@ -33,6 +60,7 @@ export const submissionSchema = z.object({
   price: priceSchema,
   createdAt: z.iso.datetime(),
   durationMs: z.number().int().nonnegative().nullable(),
+  engine: engineSchema.nullable(),
 });
 export type Submission = z.infer<typeof submissionSchema>;
 

@@ -4,6 +4,7 @@ import type { Price } from '../contract/job.ts';
 import type { Geometry, Submission, Validation } from '../contract/submission.ts';
 import { approvalView, type ViewContext } from '../jobs/job-view.ts';
 import { submissionFileUrl } from '../urls.ts';
+import { engineView } from './engine.ts';
 
 const EMPTY_VALIDATION: Validation = { valid: false, errors: [], warnings: [] };
 
@@ -28,5 +29,6 @@ export function submissionView(row: SubmissionRow, job: JobRow, ctx: ViewContext
     price: job.price as Price,
     createdAt: isoTime(row.createdAt),
     durationMs: row.status === 'processing' ? null : row.durationMs,
+    engine: engineView(row),
   };
 }

@@ -11,6 +11,7 @@ import { effectiveStatus, jobLifetimeEnd, uploadRefusal } from '../jobs/job-stat
 import { sha256Hex } from '../jobs/secrets.ts';
 import type { PipelineOutcome } from '../pipeline/types.ts';
 import { err, ok, type Result } from '../result.ts';
+import { engineRecord, type EngineRecord } from './engine.ts';
 import { inspectPngHeader, type PngHeader } from './png-header.ts';
 import { submissionView } from './submission-view.ts';
 
@@ -34,7 +35,9 @@ export async function submitDesign(
 ): Promise<Result<SubmissionAnswer>> {
   const header = inspectPngHeader(png, deps.config.image);
   if (!header.ok) return header;
+  // The one hash of these bytes: content idempotency looks it up, the row keeps it (engine.inputSha256).
   const sha256 = sha256Hex(png);
+  const engine = engineRecord(deps.config, job);
 
   const early = await stateAndReplay(deps, deps.db.orm, job.id, sha256);
   if (early) return early;
@@ -61,7 +64,7 @@ export async function submitDesign(
     }
     await tx
       .insert(submissions)
-      .values({ jobId: job.id, no, status: 'processing', sha256, createdAt: deps.clock.now() });
+      .values({ jobId: job.id, no, status: 'processing', sha256, engine, createdAt: deps.clock.now() });
     return ok(no);
   });
   if (!reserved.ok) return reserved.error;
@@ -69,7 +72,14 @@ export async function submitDesign(
   const no = reserved.value;
   const started = deps.clock.now();
   const outcome = await runPipeline(deps, job, png, header.value);
-  return finish(deps, job, no, outcome, deps.clock.now() - started);
+  return finish(deps, job, { no, sha256, engine }, outcome, deps.clock.now() - started);
+}
+
+/** The reserved row's identity and what it records about its input and engine. */
+interface Reserved {
+  no: number;
+  sha256: string;
+  engine: EngineRecord;
 }
 
 /** The answer decided before any work: the job's refusing state, or a stored outcome for these bytes. */
@@ -130,10 +140,11 @@ async function runPipeline(deps: CoreDeps, job: JobRow, png: Uint8Array, header:
 async function finish(
   deps: CoreDeps,
   original: JobRow,
-  no: number,
+  reserved: Reserved,
   outcome: PipelineOutcome,
   durationMs: number,
 ): Promise<Result<SubmissionAnswer>> {
+  const { no } = reserved;
   const now = deps.clock.now();
   const jobId = original.id;
   const stored = await deps.db.write(async (tx) => {
@@ -177,7 +188,7 @@ async function finish(
     deps.log.warn({ msg: 'submission processing failed', jobId, no, code: outcome.code, reason: outcome.reason });
     return err(processingFailure(outcome.code));
   }
-  if (!stored.job || !stored.row) return ok(detachedAnswer(deps, original, no, outcome, durationMs, now));
+  if (!stored.job || !stored.row) return ok(detachedAnswer(deps, original, reserved, outcome, durationMs, now));
   return ok(answer(stored.row, stored.job, deps));
 }
 
@@ -239,13 +250,13 @@ function answer(row: SubmissionRow, job: JobRow, deps: CoreDeps): SubmissionAnsw
 function detachedAnswer(
   deps: CoreDeps,
   original: JobRow,
-  no: number,
+  { no, sha256, engine }: Reserved,
   outcome: Extract<PipelineOutcome, { kind: 'analysed' }>,
   durationMs: number,
   now: number,
 ): SubmissionAnswer {
   const fields = outcomeFields(outcome, durationMs, now);
-  const row = { jobId: original.id, no, sha256: '', createdAt: now - durationMs, ...fields } as SubmissionRow;
+  const row = { jobId: original.id, no, sha256, engine, createdAt: now - durationMs, ...fields } as SubmissionRow;
   const job: JobRow = { ...original, status: 'cancelled', currentSubmissionNo: null };
   const submission = submissionView(row, job, { config: deps.config, urls: deps.urls, now });
   return { status: row.status === 'ready' ? 200 : 422, submission: { ...submission, files: null, approval: null } };

@@ -12,6 +12,8 @@ import {
   priceSchema,
 } from '../../core/contract/job.ts';
 import {
+  engineParametersSchema,
+  engineSchema,
   geometrySchema,
   submissionEnvelopeSchema,
   submissionSchema,
@@ -74,6 +76,28 @@ const nested: [z.ZodType, string][] = [
   [latestSubmissionSchema, 'The newest submission in short; null before the first upload.'],
   [validationSchema, 'valid is true only for a ready submission; errors must all be fixed, warnings say what changed.'],
   [geometrySchema, 'The framed strip: present when ready.'],
+  [
+    engineSchema,
+    'What produced this outcome (an addition to the contract): the SHA-256 of the uploaded bytes, the engine (package version and pipeline revision) and the parameters in force when the upload was analysed. Recorded in every status, failed_processing and processing included; null on submissions stored before the service recorded it. The same bytes, on a job of the same product and dims, under the same version, revision and parameters, are analysed to the same findings, geometry and SVGs (a tracer timeout aside).',
+  ],
+  [engineSchema.shape.inputSha256, 'SHA-256 of the uploaded PNG bytes, lowercase hex.'],
+  [engineSchema.shape.version, "The service's package version."],
+  [
+    engineSchema.shape.pipelineRevision,
+    'Moves whenever a change to the pipeline can alter an outcome, within a version too.',
+  ],
+  [
+    engineParametersSchema,
+    'The live values the upload was analysed under: the manufacturing floors and constants of the configuration (as capabilities.manufacturing publishes them, plus the brass density used for estWeightGrams), the piece aspect range, and the pipeline tolerances.',
+  ],
+  [
+    engineParametersSchema.shape.minOpeningAreaMm2,
+    "despeckleAreaFraction x the job's length x width, unrounded (job.drawing.minOpeningAreaMm2 is the same, rounded): smaller openings are filled before tracing.",
+  ],
+  [
+    engineParametersSchema.shape.tolerances,
+    "The pipeline's internal tolerances by name (millimetres, shares, pixel counts); names may be added.",
+  ],
   [
     locationSchema,
     'A place on the framed strip in millimetres: x along the length, y across the width, r a radius; px is the same place in the uploaded image.',

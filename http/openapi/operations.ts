@@ -201,7 +201,7 @@ export const operations: Operation[] = [
     tag: 'Submissions',
     summary: 'Read one submission',
     description:
-      'Always 200 with the stored outcome in any status, never recomputed: for ready and failed_validation what the upload returned, with approval as the job is now; for failed_processing one finding with retryable true; while processing, empty findings and null geometry, files, approval and durationMs. Works in every job state (after a cancel the submissions are deleted: 404).',
+      'Always 200 with the stored outcome in any status, never recomputed: for ready and failed_validation what the upload returned, with approval as the job is now; for failed_processing one finding with retryable true; while processing, empty findings and null geometry, files, approval and durationMs. engine records the SHA-256 of the uploaded bytes, the engine version and the parameters the upload was analysed under (null on submissions stored before it was recorded). Works in every job state (after a cancel the submissions are deleted: 404).',
     security: withSecret,
     parameters: submissionPath,
     responses: {
