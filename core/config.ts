@@ -79,6 +79,13 @@ export type Config = z.infer<typeof configSchema>;
 export type ProductType = keyof Config['products'];
 export const productTypes = ['bracelet', 'ring'] as const satisfies readonly ProductType[];
 
+/**
+ * Openings smaller than this are specks, filled before anything else: a share of the job's blank.
+ * One product everywhere (the gate, job.drawing, submission.engine), so they always agree.
+ */
+export const despeckleAreaMm2 = (manufacturing: Config['manufacturing'], lengthMm: number, widthMm: number): number =>
+  manufacturing.despeckleAreaFraction * lengthMm * widthMm;
+
 export const defaultConfig: Config = {
   manufacturing: {
     material: 'brass',

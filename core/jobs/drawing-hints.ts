@@ -1,4 +1,4 @@
-import type { Config } from '../config.ts';
+import { despeckleAreaMm2, type Config } from '../config.ts';
 import type { Drawing } from '../contract/job.ts';
 
 /**
@@ -19,7 +19,7 @@ export function drawingHints(lengthMm: number, widthMm: number, config: Config):
     ratio: round(ratio, 4),
     recommendedPixels: `${canvasW}x${canvasH}`,
     orientation: 'landscape',
-    minOpeningAreaMm2: round(config.manufacturing.despeckleAreaFraction * lengthMm * widthMm, 4),
+    minOpeningAreaMm2: round(despeckleAreaMm2(config.manufacturing, lengthMm, widthMm), 4),
     stripPx: {
       x: Math.round((canvasW - stripW) / 2),
       y: Math.round((canvasH - stripH) / 2),

@@ -1,5 +1,6 @@
 import type { Finding } from '../contract/finding.ts';
 import type { Geometry } from '../contract/submission.ts';
+import { despeckleAreaMm2 } from '../config.ts';
 import { classify, classifyDefaults } from './classify.ts';
 import { decodeLuminance } from './decode.ts';
 import { finding, type FindingContext } from './findings.ts';
@@ -68,7 +69,7 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
     raster,
     {
       minOpeningMm: floors.minOpeningMm,
-      minOpeningAreaMm2: manufacturing.despeckleAreaFraction * input.lengthMm * input.widthMm,
+      minOpeningAreaMm2: despeckleAreaMm2(manufacturing, input.lengthMm, input.widthMm),
       fineShare: t.fineShare,
     },
     ctx,

@@ -1,6 +1,6 @@
 import packageJson from '../../package.json' with { type: 'json' };
 import type { JobRow, SubmissionRow } from '../../db/schema.ts';
-import type { Config } from '../config.ts';
+import { despeckleAreaMm2, type Config } from '../config.ts';
 import type { Engine } from '../contract/submission.ts';
 import { PIPELINE_REVISION } from '../pipeline/revision.ts';
 import { pipelineTolerances } from '../pipeline/tolerances.ts';
@@ -25,8 +25,7 @@ export function engineRecord(config: Config, job: Pick<JobRow, 'lengthMm' | 'wid
       minOpeningMm: m.minOpeningMm,
       minMetalMm: m.minMetalMm,
       despeckleAreaFraction: m.despeckleAreaFraction,
-      // The same product, in the same order, as the pipeline's despeckle gate computes it.
-      minOpeningAreaMm2: m.despeckleAreaFraction * job.lengthMm * job.widthMm,
+      minOpeningAreaMm2: despeckleAreaMm2(m, job.lengthMm, job.widthMm),
       thicknessMm: m.thicknessMm,
       densityGramsPerCm3: m.densityGramsPerCm3,
       cropAspect: { ...config.image.cropAspect },
