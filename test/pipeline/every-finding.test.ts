@@ -118,6 +118,18 @@ describe('every finding at once', () => {
     );
   }, 600_000);
 
+  it('refuses only the bar that cannot be widened; a rim elsewhere is still widened and named as a change', async () => {
+    const bar = DEFECT_KINDS.find((k) => k.code === 'NECK_TOO_THIN')!;
+    const rim = DEFECT_KINDS.find((k) => k.code === 'NECK_THICKENED')!;
+    const { response, body } = await submit([bar, rim], [1, 4], false);
+    expect(response.status).toBe(422);
+    const { errors, warnings } = body.submission.validation;
+    const refused = errors.find((e: Found) => e.code === 'NECK_TOO_THIN');
+    const widened = warnings.find((w: Found) => w.code === 'NECK_THICKENED');
+    expect(refused.locations.map(cellOfMm)).toEqual([1]);
+    expect(widened.locations.map(cellOfMm)).toEqual([4]);
+  }, 120_000);
+
   it('checks the shapes at the job size even when the proportion is refused', async () => {
     const island = DEFECT_KINDS.find((k) => k.code === 'TRAPPED_ISLAND')!;
     // The drawing is 155:20 (7.75:1); the job is 155 x 40 (3.9:1), a stretch past x1.5.
