@@ -116,6 +116,12 @@ describe('POST /jobs: RateLimit and RateLimit-Policy', () => {
     // One bucket under the mark: it is reported, and it provably has the fewest left.
     const mixed = await start({ jobsPerHourPerIp: 5, globalJobsPerDay: 1_000_000 });
     expect(rateHeaders(await postJob(mixed, A)).limit).toBe('"jobsPerHourPerIp";r=4;t=3600');
+
+    // A large limit is reported from the first request that leaves it under 1000.
+    const near = await start({ jobsPerHourPerIp: 2000, globalJobsPerDay: 1005 });
+    const limits: (string | null)[] = [];
+    for (let i = 0; i < 6; i++) limits.push(rateHeaders(await postJob(near, A)).limit);
+    expect(limits).toEqual([null, null, null, null, null, '"globalJobsPerDay";r=999;t=43200']);
   });
 });
 

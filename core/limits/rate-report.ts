@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { WriteTx } from '../../db/database.ts';
 import type { BucketName } from './rate-limiter.ts';
 import { nextSlotIn, retryAfter, windowSeconds, windowStart, type Window } from './windows.ts';
@@ -57,7 +57,8 @@ export const CLOSE_TO_REFUSING = 1000;
  * under that mark. Otherwise it has at least that many left and is not the closest, unless every
  * bucket is that far from refusing; then `closest` is empty (the draft lets a server leave
  * `RateLimit` out while no quota is close to exhaustion). So limits raised far above the traffic
- * (benchmarks) cost one indexed lookup per request, as in the limiter's own check.
+ * (benchmarks) cost primary-key lookups only, as in the limiter's own check. All of it is one
+ * statement: over a remote database each statement is a round trip under the write lock.
  */
 export async function readReport(
   tx: WriteTx,
@@ -75,22 +76,25 @@ export async function readReport(
       closest: [{ name: refusing.name, remaining: 0, resetSec: retryAfter(refusing.window, now) }],
     };
   }
+  const row = await tx.get<Record<string, number | null>>(
+    sql`SELECT ${sql.join(
+      buckets.map((bucket, i) => windowColumns(bucket, i, now)),
+      sql`, `,
+    )}`,
+  );
   const standings: RateStanding[] = [];
   let farFromRefusing = false;
-  let hitsBound: number | undefined;
-  for (const bucket of buckets) {
-    if (bucket.limit >= CLOSE_TO_REFUSING) {
-      hitsBound ??= await storedHitsAtMost(tx);
-      if (bucket.limit - hitsBound >= CLOSE_TO_REFUSING) {
-        farFromRefusing = true;
-        continue;
-      }
+  for (const [i, bucket] of buckets.entries()) {
+    const hits = row[`hits${i}`];
+    if (hits === null || hits === undefined) {
+      farFromRefusing = true;
+      continue;
     }
-    const { hits, oldest } = await windowOf(tx, bucket, now);
+    const oldest = row[`oldest${i}`];
     standings.push({
       name: bucket.name,
-      remaining: Math.max(0, bucket.limit - hits),
-      resetSec: nextSlotIn(bucket.window, oldest ?? now, now),
+      remaining: Math.max(0, bucket.limit - Number(hits)),
+      resetSec: nextSlotIn(bucket.window, oldest === null || oldest === undefined ? now : Number(oldest), now),
     });
   }
   const fewest = Math.min(...standings.map((s) => s.remaining));
@@ -98,17 +102,22 @@ export async function readReport(
   return { policies, closest: known ? standings.filter((s) => s.remaining === fewest) : [] };
 }
 
-/** The hits in the bucket's window now, and the oldest of them (the next to leave it). */
-async function windowOf(tx: WriteTx, bucket: CheckedBucket, now: number) {
-  const row = await tx.get<{ hits: number; oldest: number | null }>(
-    sql`SELECT count(*) AS hits, min(at) AS oldest FROM rate_hits
-        WHERE bucket = ${bucket.key} AND at > ${windowStart(bucket.window, now)}`,
-  );
-  return { hits: Number(row.hits), oldest: row.oldest === null ? undefined : Number(row.oldest) };
-}
+/**
+ * Bounds every window's hits: ids are unique, so the store holds at most max - min + 1 (the
+ * limiter's own bound). max and min apart: SQLite reads each off the primary key only when it is
+ * alone in its SELECT; together they scan the table.
+ */
+const STORED_HITS_AT_MOST = sql`coalesce((SELECT max(id) FROM rate_hits) - (SELECT min(id) FROM rate_hits) + 1, 0)`;
 
-/** No window holds more hits than the store: ids are unique, so at most max - min + 1 (the limiter's own bound). */
-async function storedHitsAtMost(tx: WriteTx): Promise<number> {
-  const row = await tx.get<{ n: number | null }>(sql`SELECT max(id) - min(id) + 1 AS n FROM rate_hits`);
-  return Number(row.n ?? 0);
+/**
+ * `hits<i>`: the hits in the bucket's window now, or NULL when the store cannot hold enough to
+ * bring it under `CLOSE_TO_REFUSING` (CASE leaves the count unevaluated). `oldest<i>`: the oldest
+ * of them, the next to leave the window (an index seek, no walk).
+ */
+function windowColumns(bucket: CheckedBucket, i: number, now: number): SQL {
+  const since = windowStart(bucket.window, now);
+  const inWindow = sql`FROM rate_hits WHERE bucket = ${bucket.key} AND at > ${since}`;
+  return sql`CASE WHEN ${bucket.limit} < ${CLOSE_TO_REFUSING} OR ${bucket.limit} - ${STORED_HITS_AT_MOST} < ${CLOSE_TO_REFUSING}
+               THEN (SELECT count(*) ${inWindow}) END AS ${sql.raw(`hits${i}`)},
+             (SELECT min(at) ${inWindow}) AS ${sql.raw(`oldest${i}`)}`;
 }
