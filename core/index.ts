@@ -20,6 +20,7 @@ import { loadKeyedHash } from './keyed-hash.ts';
 import { createInFlight } from './maintenance/in-flight.ts';
 import { sweep, type SweepReport } from './maintenance/sweeper.ts';
 import { createRateLimiter } from './limits/rate-limiter.ts';
+import type { RateLimitObserver, RateLimitReport } from './limits/rate-report.ts';
 import type { Result } from './result.ts';
 import { loadSecretBox } from './secret-box.ts';
 import { readSubmission, readSubmissionFile, type SubmissionFile } from './submissions/read-submission.ts';
@@ -40,7 +41,13 @@ export interface Core {
   authenticate(jobId: string, secret: string | undefined): Promise<Result<JobRow>>;
   readJob(job: JobRow): Promise<Job>;
   cancelJob(job: JobRow): Promise<Result<void>>;
-  submit(job: JobRow, png: Uint8Array, clientAddress: string): Promise<Result<SubmissionAnswer>>;
+  /** `onRateLimit` hears the rate-limit buckets' standing if the upload reached them. */
+  submit(
+    job: JobRow,
+    png: Uint8Array,
+    clientAddress: string,
+    onRateLimit?: RateLimitObserver,
+  ): Promise<Result<SubmissionAnswer>>;
   readSubmission(job: JobRow, no: string): Promise<Result<Submission>>;
   readSubmissionFile(job: JobRow, no: string, file: SubmissionFile): Promise<Result<string>>;
   /** The approval page's content; undefined for unknown, cancelled or expired links. */
@@ -49,6 +56,7 @@ export interface Core {
     token: string,
     submissionNo: unknown,
     accountId: string,
+    onRateLimit?: RateLimitObserver,
   ): Promise<Result<{ designId: string; created: boolean }>>;
   decline(token: string): Promise<Result<void>>;
   signUp(input: Credentials): Promise<Result<SignedIn>>;
@@ -83,11 +91,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     authenticate: (jobId, secret) => authenticateJob(deps, jobId, secret),
     readJob: (job) => readJob(deps, job),
     cancelJob: (job) => cancelJob(deps, job),
-    submit: (job, png, clientAddress) => uploads.track(submitDesign(deps, job, png, clientAddress)),
+    submit: (job, png, clientAddress, onRateLimit) =>
+      uploads.track(submitDesign(deps, job, png, clientAddress, onRateLimit)),
     readSubmission: (job, no) => readSubmission(deps, job, no),
     readSubmissionFile: (job, no, file) => readSubmissionFile(deps, job, no, file),
     approvalByToken: (token) => approvalByToken(deps, token),
-    adopt: (token, submissionNo, accountId) => adopt(deps, token, submissionNo, accountId),
+    adopt: (token, submissionNo, accountId, onRateLimit) => adopt(deps, token, submissionNo, accountId, onRateLimit),
     decline: (token) => decline(deps, token),
     signUp: (input) => signUp(deps, input),
     signIn: (input) => signIn(deps, input),
@@ -102,4 +111,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   };
 }
 
-export type { SubmissionAnswer, OpenJobResult, AgentJob, AgentJobRef, AgentScope, SweepReport };
+export type {
+  SubmissionAnswer,
+  OpenJobResult,
+  AgentJob,
+  AgentJobRef,
+  AgentScope,
+  SweepReport,
+  RateLimitObserver,
+  RateLimitReport,
+};

@@ -211,6 +211,37 @@ describe('what the document covers', () => {
     expect(headerOf(doc.paths['/jobs/{jobId}/submissions'].post.responses['409'], 'Retry-After').required).toBe(false);
   });
 
+  it('lists RateLimit and RateLimit-Policy on the answers of the rate-limited operations only', () => {
+    const doc = built();
+    const withRateLimit: Record<string, string[]> = {};
+    for (const item of Object.values<any>(doc.paths)) {
+      for (const op of Object.values<any>(item)) {
+        const statuses = Object.entries<any>(op.responses)
+          .filter(([, r]) => {
+            const headers = resolveResponse(doc, r).headers ?? {};
+            return 'RateLimit' in headers || 'RateLimit-Policy' in headers;
+          })
+          .map(([status]) => status);
+        if (statuses.length) withRateLimit[op.operationId] = statuses.sort();
+      }
+    }
+    // Every answer the buckets can have counted or refused; 303 form redirects and the answers
+    // decided before the rate limits (404 secret, 413, 415, file 400s) never carry them.
+    expect(withRateLimit).toEqual({
+      createJob: ['200', '201', '400', '409', '429'],
+      createSubmission: ['200', '409', '422', '429', '502'],
+      adoptDesign: ['200', '201', '400', '404', '409', '429'],
+    });
+    const { RateLimit, RateLimitPolicy } = doc.components.headers;
+    expect(RateLimitPolicy.description).toMatch(/draft-ietf-httpapi-ratelimit-headers/);
+    expect(new RegExp(RateLimitPolicy.schema.pattern).test(RateLimitPolicy.example)).toBe(true);
+    expect(new RegExp(RateLimit.schema.pattern).test(RateLimit.example)).toBe(true);
+    expect(
+      new RegExp(RateLimit.schema.pattern).test('"jobsPerHourPerIp";r=0;t=3600, "globalJobsPerDay";r=0;t=43200'),
+    ).toBe(true);
+    expect(new RegExp(RateLimit.schema.pattern).test('jobsPerHourPerIp;r=1')).toBe(false);
+  });
+
   it('takes its schemas from the zod contract: the secret pattern and the job statuses', () => {
     const doc = built();
     expect(doc.components.schemas.CreatedJob.properties.credentials.properties.jobSecret.pattern).toBe(

@@ -6,6 +6,7 @@ import type { CoreDeps } from '../deps.ts';
 import { coreError, invalidRequest, type CoreError } from '../errors.ts';
 import { findSubmission } from '../jobs/job-store.ts';
 import { declinedLifetimeEnd, effectiveStatus } from '../jobs/job-state.ts';
+import type { RateLimitObserver } from '../limits/rate-report.ts';
 import { err, ok, type Result } from '../result.ts';
 import { APPROVAL_TOKEN_PATTERN } from './approval-token.ts';
 import type { ApprovalView, DesignView } from './types.ts';
@@ -87,8 +88,9 @@ export async function adopt(
   token: string,
   submissionNo: unknown,
   accountId: string,
+  onRateLimit?: RateLimitObserver,
 ): Promise<Result<{ designId: string; created: boolean }>> {
-  const limited = await deps.limiter.adopt(accountId);
+  const limited = await deps.limiter.adopt(accountId, onRateLimit);
   if (!limited.ok) return limited;
   if (typeof submissionNo !== 'number' || !Number.isInteger(submissionNo) || submissionNo < 1 || submissionNo > 9999) {
     return err(invalidRequest('Field "submissionNo" must be the integer shown on the page (1 to 9999).'));

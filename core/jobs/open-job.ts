@@ -10,6 +10,7 @@ import { describeIssues } from '../contract/describe-issue.ts';
 import type { Job, JobReplay } from '../contract/job.ts';
 import type { CoreDeps } from '../deps.ts';
 import { coreError, invalidRequest, type CoreError } from '../errors.ts';
+import type { RateLimitObserver, RateLimitReport } from '../limits/rate-report.ts';
 import { err, ok, type Result } from '../result.ts';
 import { findJobByIdempotencyHash, slotUse } from './job-store.ts';
 import { jobReplayView, jobView } from './job-view.ts';
@@ -27,6 +28,8 @@ export interface OpenJobInput {
   body: { text: string } | { value: unknown } | { refused: CoreError };
   idempotencyKey?: string | undefined;
   clientAddress: string;
+  /** Hears the rate-limit buckets' standing once the request's hits are committed (not on fail-closed). */
+  onRateLimit?: RateLimitObserver | undefined;
 }
 
 export type OpenJobResult = { kind: 'created'; job: Job; jobSecret: string } | { kind: 'replayed'; job: JobReplay };
@@ -47,9 +50,11 @@ export async function openJob(deps: CoreDeps, input: OpenJobInput): Promise<Resu
   const checked = checkRequest(deps, input);
   const now = deps.clock.now();
   let decided: Result<{ created: JobRow; jobSecret: string } | { earlier: JobRow; requestHash: string }>;
+  // Heard inside the write, passed on only once it committed: a rolled-back write counted nothing.
+  let report: RateLimitReport | undefined;
   try {
     decided = await deps.db.write(async (tx) => {
-      const limited = await deps.limiter.jobCreation(input.clientAddress, tx);
+      const limited = await deps.limiter.jobCreation(input.clientAddress, tx, (heard) => (report = heard));
       if (!limited.ok) return limited;
       if (!checked.ok) return checked;
       const { idempotency } = checked.value;
@@ -73,6 +78,7 @@ export async function openJob(deps: CoreDeps, input: OpenJobInput): Promise<Resu
     // The write records the rate-limit hits: when it fails, the limiter fails closed.
     return err(deps.limiter.storeUnreachable(cause));
   }
+  if (report) input.onRateLimit?.(report);
   if (!decided.ok) return decided;
   if ('earlier' in decided.value) return replay(deps, decided.value.earlier, decided.value.requestHash);
   const { created, jobSecret } = decided.value;

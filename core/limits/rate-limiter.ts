@@ -1,11 +1,13 @@
 import { sql } from 'drizzle-orm';
 import type { Database, WriteTx } from '../../db/database.ts';
-import { DAY, HOUR, MINUTE, type Clock } from '../clock.ts';
+import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { coreError, type CoreError } from '../errors.ts';
 import type { KeyedHash } from '../keyed-hash.ts';
 import { errorText, type Logger } from '../logger.ts';
 import { err, ok, type Result } from '../result.ts';
+import { readReport, type CheckedBucket, type RateLimitObserver, type RateLimitReport } from './rate-report.ts';
+import { retryAfter, windowStart, type Window } from './windows.ts';
 
 export type BucketName =
   | 'jobsPerHourPerIp'
@@ -16,8 +18,6 @@ export type BucketName =
   | 'adoptsPerHourPerAccount'
   | 'signInPerHourPerAddress'
   | 'signInPerHourPerEmail';
-
-type Window = 'minute' | 'hour' | 'utcDay';
 
 interface BucketSpec {
   window: Window;
@@ -90,12 +90,14 @@ export interface RateLimiter {
   /**
    * `POST /jobs`: per-IP hourly bucket first, then the global daily one. Given `tx` (the job's
    * own write), the hits are recorded in it and commit or roll back with the job; a store that
-   * fails then throws, and the caller answers with `storeUnreachable`.
+   * fails then throws, and the caller answers with `storeUnreachable`. `observe`, when given,
+   * hears the buckets' standing after this request (`RateLimitReport`); with `tx` it hears it
+   * before that transaction commits, so the caller holds it until then.
    */
-  jobCreation(clientAddress: string, tx?: WriteTx): Promise<Result<void>>;
+  jobCreation(clientAddress: string, tx?: WriteTx, observe?: RateLimitObserver): Promise<Result<void>>;
   /** Submission POSTs: per-IP sliding hour, then global per minute, then global per day. */
-  submission(clientAddress: string): Promise<Result<void>>;
-  adopt(accountId: string): Promise<Result<void>>;
+  submission(clientAddress: string, observe?: RateLimitObserver): Promise<Result<void>>;
+  adopt(accountId: string, observe?: RateLimitObserver): Promise<Result<void>>;
   /** Sign-in attempts, per address then per email (keyed hashes, never the values). */
   signIn(clientAddress: string, email: string): Promise<Result<void>>;
   /** The refusal when the store cannot record a hit (fail closed); logs the cause. */
@@ -116,12 +118,10 @@ export function createRateLimiter(deps: {
 }): RateLimiter {
   const { db, clock, config, keyedHash, log } = deps;
 
-  /** Records one hit per bucket in order; the first bucket that is full refuses, and its hit is not recorded. */
-  async function record(tx: WriteTx, buckets: Bucket[], now: number): Promise<BucketName | undefined> {
-    for (const { name, scope } of buckets) {
-      const key = `${name}:${scope}`;
-      const since = windowStart(specs[name].window, now);
-      const limit = specs[name].limit(config);
+  /** Records one hit per bucket in order; the first bucket that is full refuses (its index), and its hit is not recorded. */
+  async function record(tx: WriteTx, buckets: CheckedBucket[], now: number): Promise<number | undefined> {
+    for (const [index, { key, limit, window }] of buckets.entries()) {
+      const since = windowStart(window, now);
       // Counts the window and records the hit in one statement: the hit goes in only while the
       // window holds fewer than the limit. Counting walks every hit in the window, so it is
       // skipped when the whole table holds fewer rows than the limit (ids are unique, so at most
@@ -136,24 +136,41 @@ export function createRateLimiter(deps: {
               ELSE (SELECT count(*) FROM rate_hits WHERE bucket = ${key} AND at > ${since}) < ${limit}
             END`,
       );
-      if (taken.rowsAffected === 0) return name;
+      if (taken.rowsAffected === 0) return index;
     }
     return undefined;
   }
 
-  async function take(buckets: Bucket[], tx?: WriteTx): Promise<Result<void>> {
+  /** The buckets with their live limits: the same numbers decide the 429 and fill the report. */
+  const checked = (buckets: Bucket[]): CheckedBucket[] =>
+    buckets.map(({ name, scope }) => ({
+      name,
+      key: `${name}:${scope}`,
+      limit: specs[name].limit(config),
+      window: specs[name].window,
+    }));
+
+  async function take(buckets: Bucket[], tx?: WriteTx, observe?: RateLimitObserver): Promise<Result<void>> {
     const now = clock.now();
-    let refused: BucketName | undefined;
+    const list = checked(buckets);
+    // The report is read in the transaction that records the hits, so it shows exactly the
+    // state that decided this request.
+    const decide = async (t: WriteTx): Promise<{ refusedAt?: number; report?: RateLimitReport }> => {
+      const refusedAt = await record(t, list, now);
+      return { refusedAt, report: observe ? await readReport(t, list, refusedAt, now) : undefined };
+    };
+    let decided: Awaited<ReturnType<typeof decide>>;
     if (tx) {
-      refused = await record(tx, buckets, now);
+      decided = await decide(tx);
     } else {
       try {
-        refused = await db.write((own) => record(own, buckets, now));
+        decided = await db.write(decide);
       } catch (cause) {
         return err(storeUnreachable(cause));
       }
     }
-    return refused ? err(rateLimited(refused, now)) : ok(undefined);
+    if (decided.report) observe?.(decided.report);
+    return decided.refusedAt === undefined ? ok(undefined) : err(rateLimited(list[decided.refusedAt]!.name, now));
   }
 
   function storeUnreachable(cause: unknown): CoreError {
@@ -178,21 +195,26 @@ export function createRateLimiter(deps: {
   const address = (clientAddress: string) => keyedHash('client', clientAddress).slice(0, 32);
 
   return {
-    jobCreation: (clientAddress, tx) =>
+    jobCreation: (clientAddress, tx, observe) =>
       take(
         [
           { name: 'jobsPerHourPerIp', scope: address(clientAddress) },
           { name: 'globalJobsPerDay', scope: '*' },
         ],
         tx,
+        observe,
       ),
-    submission: (clientAddress) =>
-      take([
-        { name: 'submissionsPerHourPerIp', scope: address(clientAddress) },
-        { name: 'globalSubmissionsPerMinute', scope: '*' },
-        { name: 'globalSubmissionsPerDay', scope: '*' },
-      ]),
-    adopt: (accountId) => take([{ name: 'adoptsPerHourPerAccount', scope: accountId }]),
+    submission: (clientAddress, observe) =>
+      take(
+        [
+          { name: 'submissionsPerHourPerIp', scope: address(clientAddress) },
+          { name: 'globalSubmissionsPerMinute', scope: '*' },
+          { name: 'globalSubmissionsPerDay', scope: '*' },
+        ],
+        undefined,
+        observe,
+      ),
+    adopt: (accountId, observe) => take([{ name: 'adoptsPerHourPerAccount', scope: accountId }], undefined, observe),
     signIn: (clientAddress, email) =>
       take([
         { name: 'signInPerHourPerAddress', scope: address(clientAddress) },
@@ -201,19 +223,3 @@ export function createRateLimiter(deps: {
     storeUnreachable,
   };
 }
-
-/** Hits after this instant are inside the window. */
-function windowStart(window: Window, now: number): number {
-  if (window === 'minute') return now - MINUTE;
-  if (window === 'hour') return now - HOUR;
-  return startOfUtcDay(now) - 1;
-}
-
-/** The bucket's window, or the seconds left until midnight UTC for a daily bucket. */
-function retryAfter(window: Window, now: number): number {
-  if (window === 'minute') return MINUTE / 1000;
-  if (window === 'hour') return HOUR / 1000;
-  return Math.max(1, Math.ceil((startOfUtcDay(now) + DAY - now) / 1000));
-}
-
-const startOfUtcDay = (now: number): number => now - (now % DAY);

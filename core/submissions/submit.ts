@@ -10,6 +10,7 @@ import { findJob, slotUse } from '../jobs/job-store.ts';
 import { effectiveStatus, jobLifetimeEnd, uploadRefusal } from '../jobs/job-state.ts';
 import { sha256Hex } from '../jobs/secrets.ts';
 import type { PipelineOutcome } from '../pipeline/types.ts';
+import type { RateLimitObserver } from '../limits/rate-report.ts';
 import { err, ok, type Result } from '../result.ts';
 import { engineRecord, type EngineRecord } from './engine.ts';
 import { inspectPngHeader, type PngHeader } from './png-header.ts';
@@ -25,13 +26,15 @@ const MAX_SUBMISSION_NO = 9999;
 
 /**
  * `POST /jobs/{jobId}/submissions` after the secret check, in the contract's order: file
- * checks, job state, content idempotency, rate limits, quota, then the pipeline.
+ * checks, job state, content idempotency, rate limits, quota, then the pipeline. `onRateLimit`
+ * hears the buckets' standing when the rate limits were reached (not for earlier answers).
  */
 export async function submitDesign(
   deps: CoreDeps,
   job: JobRow,
   png: Uint8Array,
   clientAddress: string,
+  onRateLimit?: RateLimitObserver,
 ): Promise<Result<SubmissionAnswer>> {
   const header = inspectPngHeader(png, deps.config.image);
   if (!header.ok) return header;
@@ -42,7 +45,7 @@ export async function submitDesign(
   const early = await stateAndReplay(deps, deps.db.orm, job.id, sha256);
   if (early) return early;
 
-  const limited = await deps.limiter.submission(clientAddress);
+  const limited = await deps.limiter.submission(clientAddress, onRateLimit);
   if (!limited.ok) return limited;
 
   const reserved = await deps.db.write(async (tx): Promise<Result<number, Result<SubmissionAnswer>>> => {

@@ -1,5 +1,6 @@
 import { ref } from './components.ts';
 import {
+  counted,
   fileAnswer,
   formRedirect,
   jsonAnswer,
@@ -85,20 +86,23 @@ export const operations: Operation[] = [
       content: { 'application/json': { schema: ref('CreateJobRequest') } },
     },
     responses: {
-      201: jsonAnswer('The job was opened; the secret is in credentials.jobSecret, once.', ref('CreatedJob')),
-      200: jsonAnswer(
-        'An idempotent replay (same key, same body): the reduced job, no secret.',
-        ref('JobReplayEnvelope'),
+      201: counted(jsonAnswer('The job was opened; the secret is in credentials.jobSecret, once.', ref('CreatedJob'))),
+      200: counted(
+        jsonAnswer('An idempotent replay (same key, same body): the reduced job, no secret.', ref('JobReplayEnvelope')),
       ),
-      400: refusal(
-        400,
-        ['INVALID_REQUEST', 'LENGTH_OUT_OF_RANGE', 'WIDTH_OUT_OF_RANGE'],
-        'Malformed JSON, an unknown or wrong-typed field (the message names its path), a malformed size (the message names the three forms), a bad Idempotency-Key, or a blank length or width outside the product range (the message names the limits).',
+      400: counted(
+        refusal(
+          400,
+          ['INVALID_REQUEST', 'LENGTH_OUT_OF_RANGE', 'WIDTH_OUT_OF_RANGE'],
+          'Malformed JSON, an unknown or wrong-typed field (the message names its path), a malformed size (the message names the three forms), a bad Idempotency-Key, or a blank length or width outside the product range (the message names the limits).',
+        ),
       ),
-      409: refusal(
-        409,
-        ['IDEMPOTENCY_CONFLICT'],
-        "The key was used with a different body, or the key's job is cancelled or expired (two different messages). Use a fresh key.",
+      409: counted(
+        refusal(
+          409,
+          ['IDEMPOTENCY_CONFLICT'],
+          "The key was used with a different body, or the key's job is cancelled or expired (two different messages). Use a fresh key.",
+        ),
       ),
       429: rateLimited(),
       500: unexpected(),
@@ -160,13 +164,17 @@ export const operations: Operation[] = [
       },
     },
     responses: {
-      200: jsonAnswer(
-        'Ready: validation.valid is true; geometry, files, approval and price are filled; warnings list what the engine changed.',
-        ref('SubmissionEnvelope'),
+      200: counted(
+        jsonAnswer(
+          'Ready: validation.valid is true; geometry, files, approval and price are filled; warnings list what the engine changed.',
+          ref('SubmissionEnvelope'),
+        ),
       ),
-      422: jsonAnswer(
-        'Failed validation (not the error envelope): status failed_validation, errors non-empty, each with an agent_instruction to follow. Counts as one submission. Do not resend the same image.',
-        ref('SubmissionEnvelope'),
+      422: counted(
+        jsonAnswer(
+          'Failed validation (not the error envelope): status failed_validation, errors non-empty, each with an agent_instruction to follow. Counts as one submission. Do not resend the same image.',
+          ref('SubmissionEnvelope'),
+        ),
       ),
       400: refusal(
         400,
@@ -174,10 +182,12 @@ export const operations: Operation[] = [
         'Not a PNG (signature or IHDR), short side under 256 px, long side over 8192 px or over 24 megapixels; an empty body, unparsable multipart or no "image" field. Not counted.',
       ),
       404: noSuchJob(),
-      409: refusal(
-        409,
-        ['JOB_LOCKED', 'JOB_EXPIRED', 'JOB_CANCELLED', 'TOO_MANY_SUBMISSIONS', 'SUBMISSION_IN_PROGRESS'],
-        'The job is approved, expired or cancelled (even for identical bytes); all 10 counted submissions are used; or identical bytes are still processing (the message names that submission; retryable, Retry-After 10).',
+      409: counted(
+        refusal(
+          409,
+          ['JOB_LOCKED', 'JOB_EXPIRED', 'JOB_CANCELLED', 'TOO_MANY_SUBMISSIONS', 'SUBMISSION_IN_PROGRESS'],
+          'The job is approved, expired or cancelled (even for identical bytes); all 10 counted submissions are used; or identical bytes are still processing (the message names that submission; retryable, Retry-After 10).',
+        ),
       ),
       413: refusal(413, ['FILE_TOO_LARGE'], 'The file is over 6,000,000 bytes.'),
       415: refusal(
@@ -187,10 +197,12 @@ export const operations: Operation[] = [
       ),
       429: rateLimited(),
       500: unexpected(),
-      502: refusal(
-        502,
-        ['VECTORIZER_UNAVAILABLE', 'PROCESSING_FAILED'],
-        'The tracer was unreachable or timed out (90 s), or processing failed. Stored as failed_processing, not counted; retryable. The message never quotes the tracer.',
+      502: counted(
+        refusal(
+          502,
+          ['VECTORIZER_UNAVAILABLE', 'PROCESSING_FAILED'],
+          'The tracer was unreachable or timed out (90 s), or processing failed. Stored as failed_processing, not counted; retryable. The message never quotes the tracer.',
+        ),
       ),
     },
   },
@@ -244,20 +256,24 @@ export const operations: Operation[] = [
       },
     },
     responses: {
-      201: jsonAnswer('The design was created.', ref('Design')),
-      200: jsonAnswer('The same account approved it already: the same designId.', ref('Design')),
+      201: counted(jsonAnswer('The design was created.', ref('Design'))),
+      200: counted(jsonAnswer('The same account approved it already: the same designId.', ref('Design'))),
       303: formRedirect('A form post: where the page goes next.'),
-      400: refusal(
-        400,
-        ['INVALID_REQUEST', 'LENGTH_OUT_OF_RANGE'],
-        'submissionNo is missing or malformed, or the dimensions no longer pass.',
+      400: counted(
+        refusal(
+          400,
+          ['INVALID_REQUEST', 'LENGTH_OUT_OF_RANGE'],
+          'submissionNo is missing or malformed, or the dimensions no longer pass.',
+        ),
       ),
       401: refusal(401, ['ACCOUNT_REQUIRED'], 'No signed-in person (a request from another site counts as none).'),
-      404: refusal(404, ['NOT_FOUND'], 'Unknown approval token, or nothing to approve.'),
-      409: refusal(
-        409,
-        ['ALREADY_APPROVED', 'SUBMISSION_SUPERSEDED'],
-        'Another account approved first, or submissionNo is no longer the current ready submission.',
+      404: counted(refusal(404, ['NOT_FOUND'], 'Unknown approval token, or nothing to approve.')),
+      409: counted(
+        refusal(
+          409,
+          ['ALREADY_APPROVED', 'SUBMISSION_SUPERSEDED'],
+          'Another account approved first, or submissionNo is no longer the current ready submission.',
+        ),
       ),
       429: rateLimited(),
       500: unexpected(),

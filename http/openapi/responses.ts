@@ -39,6 +39,20 @@ export const headers: Record<string, OpenApiObject> = {
     required: false,
     schema: { type: 'integer', minimum: 0 },
   },
+  RateLimitPolicy: {
+    description:
+      'The rate-limit buckets this operation counts a request in, in the order they are checked, as a structured-field list (IETF draft-ietf-httpapi-ratelimit-headers): "name";q=<requests>;w=<window in seconds>. The names are the capabilities.limits keys, the numbers the live configuration. Minute and hour buckets are sliding windows over the exact request times; a w=86400 bucket is the UTC day and restarts at midnight UTC. Sent with every answer to a request the buckets counted or refused; answers decided before the rate limits (and a limiter that failed closed) carry none.',
+    required: false,
+    schema: { type: 'string', pattern: '^"[A-Za-z]+";q=[0-9]+;w=[0-9]+(, "[A-Za-z]+";q=[0-9]+;w=[0-9]+)*$' },
+    example: '"jobsPerHourPerIp";q=30;w=3600, "globalJobsPerDay";q=200;w=86400',
+  },
+  RateLimit: {
+    description:
+      'Where the caller stands after this request, as a structured-field list: "name";r=<requests left>;t=<seconds until one more is free>. It names the bucket with the fewest requests left (each bucket that ties); r=0 means the next request of this kind is refused with 429 until t has passed. For a sliding window t is when its oldest counted request leaves it; for a UTC-day bucket, the seconds to midnight UTC. On a 429 it names the bucket that refused, r=0, t equal to Retry-After (which takes precedence). Left out while every bucket has at least 1000 left. A hint, not a promise: global buckets are shared by all callers.',
+    required: false,
+    schema: { type: 'string', pattern: '^"[A-Za-z]+";r=[0-9]+;t=[0-9]+(, "[A-Za-z]+";r=[0-9]+;t=[0-9]+)*$' },
+    example: '"jobsPerHourPerIp";r=29;t=3600',
+  },
   Allow: {
     description: 'The methods this path supports. OPTIONS is never listed; HEAD is listed whenever GET is.',
     required: true,
@@ -66,6 +80,18 @@ export function fileAnswer(description: string, mediaType: string): OpenApiObjec
   return { description, headers: commonHeaders(), content: { [mediaType]: { schema: { type: 'string' } } } };
 }
 
+/** An answer of a rate-limited operation that the buckets may have counted: it may carry the rate-limit headers. */
+export function counted(response: OpenApiObject): OpenApiObject {
+  return {
+    ...response,
+    headers: {
+      ...(response.headers as OpenApiObject),
+      RateLimit: headerRef('RateLimit'),
+      'RateLimit-Policy': headerRef('RateLimitPolicy'),
+    },
+  };
+}
+
 /** A refusal with the error envelope, narrowed to the codes this status can carry here. */
 export function refusal(status: number, codes: readonly ErrorCode[], description: string): OpenApiObject {
   const extra: OpenApiObject = RETRY_AFTER_STATUSES.has(status) ? { 'Retry-After': headerRef('RetryAfter') } : {};
@@ -90,7 +116,9 @@ export const sharedResponses: Record<string, OpenApiObject> = {
     ['PROCESSING_FAILED'],
     'An unexpected failure; nothing internal is said. Wait 30 seconds and retry once.',
   ),
-  RateLimited: refusal(429, ['RATE_LIMITED'], 'A per-IP, global or per-account bucket is full; the message names it.'),
+  RateLimited: counted(
+    refusal(429, ['RATE_LIMITED'], 'A per-IP, global or per-account bucket is full; the message names it.'),
+  ),
   MethodNotAllowed: {
     ...refusal(
       405,

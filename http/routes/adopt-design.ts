@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { coreError, invalidRequest } from '../../core/errors.ts';
 import { backToPage, isFormPost, requestAccount } from '../handoff.ts';
 import { seeOther } from '../../web/html.ts';
+import { rateLimitListener } from '../rate-limit-headers.ts';
 import { readJsonText } from '../read-body.ts';
 import { defineRoute } from '../route.ts';
 import { errorResponse, json } from '../respond.ts';
@@ -24,10 +25,14 @@ export const adoptDesign = defineRoute({
     const submissionNo = form ? await formSubmissionNo(c.req.raw) : await jsonSubmissionNo(c.req.raw);
     if (!submissionNo.ok)
       return form ? seeOther(backToPage(token, 'INVALID_REQUEST')) : errorResponse(submissionNo.error);
-    const result = await core.adopt(token, submissionNo.value, session.account.accountId);
+    const rate = rateLimitListener();
+    const result = await core.adopt(token, submissionNo.value, session.account.accountId, rate.observe);
+    // A page's form post is a navigation: its 303 carries no rate-limit headers (the draft warns
+    // that a low remaining count on a redirect can hold a client back from following it).
     if (form) return seeOther(result.ok ? `/designs/${result.value.designId}` : backToPage(token, result.error.code));
-    if (!result.ok) return errorResponse(result.error);
-    return json(result.value.created ? 201 : 200, { designId: result.value.designId });
+    const headers = rate.headers();
+    if (!result.ok) return errorResponse(result.error, headers);
+    return json(result.value.created ? 201 : 200, { designId: result.value.designId }, headers);
   },
 });
 
