@@ -5,12 +5,14 @@ import type { Finding } from '../contract/finding.ts';
 import type { Submission, Validation } from '../contract/submission.ts';
 import type { CoreDeps } from '../deps.ts';
 import { coreError, type CoreError } from '../errors.ts';
+import { errorText } from '../logger.ts';
 import { newApprovalToken } from '../handoff/approval-token.ts';
 import { findJob, slotUse } from '../jobs/job-store.ts';
 import { effectiveStatus, jobLifetimeEnd, uploadRefusal } from '../jobs/job-state.ts';
 import { sha256Hex } from '../jobs/secrets.ts';
 import type { PipelineOutcome } from '../pipeline/types.ts';
 import { err, ok, type Result } from '../result.ts';
+import { keepDrawing, type KeptDrawing } from './findings-picture/drawing-copy.ts';
 import { inspectPngHeader, type PngHeader } from './png-header.ts';
 import { submissionView } from './submission-view.ts';
 
@@ -68,8 +70,14 @@ export async function submitDesign(
 
   const no = reserved.value;
   const started = deps.clock.now();
+  // The copy for the findings picture is made alongside the pipeline (sharp works off the event loop).
+  const drawing = keepDrawing(png, header.value, deps.config.image).catch((cause: unknown) => {
+    deps.log.warn({ msg: 'drawing copy for the findings picture failed', jobId: job.id, no, err: errorText(cause) });
+    return undefined;
+  });
   const outcome = await runPipeline(deps, job, png, header.value);
-  return finish(deps, job, no, outcome, deps.clock.now() - started);
+  const durationMs = deps.clock.now() - started;
+  return finish(deps, job, no, outcome, durationMs, await drawing);
 }
 
 /** The answer decided before any work: the job's refusing state, or a stored outcome for these bytes. */
@@ -133,6 +141,7 @@ async function finish(
   no: number,
   outcome: PipelineOutcome,
   durationMs: number,
+  drawing?: KeptDrawing,
 ): Promise<Result<SubmissionAnswer>> {
   const now = deps.clock.now();
   const jobId = original.id;
@@ -143,7 +152,7 @@ async function finish(
       await tx.delete(submissions).where(and(eq(submissions.jobId, jobId), eq(submissions.no, no)));
       return { job, row: undefined };
     }
-    const fields = outcomeFields(outcome, durationMs, now);
+    const fields = { ...outcomeFields(outcome, durationMs, now), ...drawingFields(outcome, drawing) };
     const [row] = await tx
       .update(submissions)
       .set(fields)
@@ -203,6 +212,12 @@ function outcomeFields(outcome: PipelineOutcome, durationMs: number, now: number
     finishedAt: now,
     durationMs,
   };
+}
+
+/** The drawing copy is kept only with an analysed outcome (ready or failed validation), never a technical failure. */
+function drawingFields(outcome: PipelineOutcome, drawing: KeptDrawing | undefined): Partial<SubmissionRow> {
+  if (outcome.kind !== 'analysed' || !drawing) return {};
+  return { drawingPng: drawing.png, drawingSourcePx: drawing.source };
 }
 
 const takesSubmissions = (job: JobRow, now: number): boolean => uploadRefusal(effectiveStatus(job, now)) === undefined;
