@@ -9,7 +9,7 @@ import {
 import { buildCapabilities, type Capabilities } from './capabilities.ts';
 import type { Config } from './config.ts';
 import { sessionAccount, signIn, signOut, signUp, type Credentials } from './handoff/accounts.ts';
-import { adopt, approvalByToken, decline, designForAccount } from './handoff/approval.ts';
+import { adopt, approvalByToken, approvalChangesPicture, decline, designForAccount } from './handoff/approval.ts';
 import type { ApprovalView, DesignView, SessionAccount, SignedIn } from './handoff/types.ts';
 import type { Job } from './contract/job.ts';
 import type { Submission } from './contract/submission.ts';
@@ -22,6 +22,7 @@ import { sweep, type SweepReport } from './maintenance/sweeper.ts';
 import { createRateLimiter } from './limits/rate-limiter.ts';
 import type { Result } from './result.ts';
 import { loadSecretBox } from './secret-box.ts';
+import { readFindingsPicture } from './submissions/read-picture.ts';
 import { readSubmission, readSubmissionFile, type SubmissionFile } from './submissions/read-submission.ts';
 import { submitDesign, type SubmissionAnswer } from './submissions/submit.ts';
 import type { JobRow } from '../db/schema.ts';
@@ -43,8 +44,12 @@ export interface Core {
   submit(job: JobRow, png: Uint8Array, clientAddress: string): Promise<Result<SubmissionAnswer>>;
   readSubmission(job: JobRow, no: string): Promise<Result<Submission>>;
   readSubmissionFile(job: JobRow, no: string, file: SubmissionFile): Promise<Result<string>>;
+  /** The findings picture (PNG) of a ready or failed_validation submission, drawn on request. */
+  readFindingsPicture(job: JobRow, no: string): Promise<Result<Buffer>>;
   /** The approval page's content; undefined for unknown, cancelled or expired links. */
   approvalByToken(token: string): Promise<ApprovalView | undefined>;
+  /** The changes picture of the submission a live link shows; undefined when it has none to show. */
+  approvalChangesPicture(token: string): Promise<Buffer | undefined>;
   adopt(
     token: string,
     submissionNo: unknown,
@@ -86,7 +91,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     submit: (job, png, clientAddress) => uploads.track(submitDesign(deps, job, png, clientAddress)),
     readSubmission: (job, no) => readSubmission(deps, job, no),
     readSubmissionFile: (job, no, file) => readSubmissionFile(deps, job, no, file),
+    readFindingsPicture: (job, no) => readFindingsPicture(deps, job, no),
     approvalByToken: (token) => approvalByToken(deps, token),
+    approvalChangesPicture: (token) => approvalChangesPicture(deps, token),
     adopt: (token, submissionNo, accountId) => adopt(deps, token, submissionNo, accountId),
     decline: (token) => decline(deps, token),
     signUp: (input) => signUp(deps, input),
