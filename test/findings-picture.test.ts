@@ -5,7 +5,7 @@ import { submissions } from '../db/schema.ts';
 import { findSubmission } from '../core/jobs/job-store.ts';
 import { ringRadius } from '../core/submissions/findings-picture/marks.ts';
 import { pictureStyle } from '../core/submissions/findings-picture/style.ts';
-import { drawFindingsPicture } from '../core/submissions/findings-picture/render.ts';
+import { drawFindingsPicture, type PictureLayout } from '../core/submissions/findings-picture/render.ts';
 import { pictureInput } from '../core/submissions/read-picture.ts';
 import { designFixture, type DesignFixture } from './fixtures/pipeline/designs.ts';
 import { bearer, errorOf, openJob, roomyRateLimits, uploadPng, type OpenedJob } from './helpers/flows.ts';
@@ -62,6 +62,26 @@ describe('the findings picture of real drawings', () => {
     return { job, status: response.status, submission: body.submission };
   }
 
+  /** Where the picture puts the drawing (blank rows above and below it are left out). */
+  async function layoutOf(job: OpenedJob, no: number) {
+    const row = await findSubmission(service.db.orm, job.id, no);
+    return (await drawFindingsPicture(pictureInput(row!, service.core.config)!)).layout;
+  }
+
+  /** An upload pixel's place on the picture. */
+  const onPicture = (layout: PictureLayout, px: { x: number; y: number }) => ({
+    x: layout.drawing.left + px.x * layout.drawing.kx,
+    y: layout.drawing.top + px.y * layout.drawing.ky,
+  });
+
+  /** The drawing's part of the picture (the legend's colour keys are below it). */
+  const drawingArea = (layout: PictureLayout) => ({
+    left: 0,
+    top: 0,
+    width: layout.width,
+    height: layout.drawing.height,
+  });
+
   /** Fetches and decodes the picture, with the route's headers checked. */
   async function picture(job: OpenedJob, no: number): Promise<Rgb> {
     const response = await getPicture(service, job, no);
@@ -91,19 +111,24 @@ describe('the findings picture of real drawings', () => {
     expect(column[0]).toBe(false);
     expect(column[12]).toBe(false);
 
-    // The picture: the 1536-wide upload is drawn 1:1, and a solid error ring circles the place.
+    // The picture: the 1536-wide upload is drawn 1:1 (blank rows cut), and a solid error ring circles the place.
     const img = await picture(job, submission.no);
+    const layout = await layoutOf(job, submission.no);
+    expect([img.width, img.height]).toEqual([layout.width, layout.height]);
     expect(img.width).toBe(1536);
+    expect(layout.drawing).toMatchObject({ left: 0, kx: 1, ky: 1 });
+    expect(layout.drawing.height).toBeLessThan(1024);
+    const c = onPicture(layout, at);
     const r = ringRadius(at.r);
-    expect(ringCoverage(img, at.x, at.y, r, ERROR_RGB)).toBeGreaterThan(0.95);
+    expect(ringCoverage(img, c.x, c.y, r, ERROR_RGB)).toBeGreaterThan(0.95);
     // A ring, not a blot: the defect itself still shows through.
-    expect(isColour(img, at.x, at.y, ERROR_RGB)).toBe(false);
-    expect(ringCoverage(img, at.x, at.y, r, WARNING_RGB)).toBe(0);
+    expect(isColour(img, c.x, c.y, ERROR_RGB)).toBe(false);
+    expect(ringCoverage(img, c.x, c.y, r, WARNING_RGB)).toBe(0);
     // Its number sits in a badge of the same colour, up and to the right of the ring.
     const reach = r + pictureStyle.badgeHeightPx / 2;
     const badge = {
-      left: Math.round(at.x + reach * Math.SQRT1_2) - 8,
-      top: Math.round(at.y - reach * Math.SQRT1_2) - 8,
+      left: Math.round(c.x + reach * Math.SQRT1_2) - 8,
+      top: Math.round(c.y - reach * Math.SQRT1_2) - 8,
     };
     expect(countColour(img, { ...badge, width: 16, height: 16 }, ERROR_RGB)).toBeGreaterThan(100);
   });
@@ -116,10 +141,12 @@ describe('the findings picture of real drawings', () => {
     expect(status).toBe(422);
     const at = submission.validation.errors[0].locations[0].px;
     const img = await picture(job, submission.no);
+    const layout = await layoutOf(job, submission.no);
+    expect([img.width, img.height]).toEqual([layout.width, layout.height]);
     expect(img.width).toBe(1536);
-    expect(img.height).toBeGreaterThan(1024);
-    const k = 1536 / 3072;
-    expect(ringCoverage(img, at.x * k, at.y * k, ringRadius(at.r * k), ERROR_RGB)).toBeGreaterThan(0.95);
+    expect(layout.drawing).toMatchObject({ kx: 0.5, ky: 0.5 });
+    const c = onPicture(layout, at);
+    expect(ringCoverage(img, c.x, c.y, ringRadius(at.r * 0.5), ERROR_RGB)).toBeGreaterThan(0.95);
   });
 
   it('circles an engine change in the warning colour, on the island it bridged, and shows it before and after', async () => {
@@ -139,13 +166,16 @@ describe('the findings picture of real drawings', () => {
     ).toBe(true);
 
     const img = await picture(job, submission.no);
+    const layout = await layoutOf(job, submission.no);
+    const c = onPicture(layout, at);
     const r = ringRadius(at.r);
     // Dashed, so part of the way round; and nowhere in the error colour on the drawing.
-    expect(ringCoverage(img, at.x, at.y, r, WARNING_RGB)).toBeGreaterThan(0.5);
-    expect(countColour(img, { left: 0, top: 0, width: 1536, height: 1024 }, ERROR_RGB)).toBe(0);
+    expect(ringCoverage(img, c.x, c.y, r, WARNING_RGB)).toBeGreaterThan(0.5);
+    expect(countColour(img, drawingArea(layout), ERROR_RGB)).toBe(0);
     expect(colourDistance(ERROR_RGB, WARNING_RGB)).toBeGreaterThan(200);
     // Below the legend: the change, drawn and cut.
-    expect(img.height).toBeGreaterThan(1024 + 200);
+    expect(layout.insets).toEqual([expect.objectContaining({ no: 1, code: 'ISLAND_BRIDGED' })]);
+    expect(img.height).toBeGreaterThan(layout.insets[0]!.before.top + layout.insets[0]!.size);
   });
 
   it('shows a widened neck thin as drawn and at the metal floor as cut', async () => {
@@ -154,9 +184,7 @@ describe('the findings picture of real drawings', () => {
     expect(status).toBe(200);
     expect(submission.validation.warnings.map((w: any) => w.code)).toEqual(['NECK_THICKENED']);
     const img = await picture(job, submission.no);
-
-    const row = await findSubmission(service.db.orm, job.id, submission.no);
-    const { layout } = await drawFindingsPicture(pictureInput(row!, service.core.config)!);
+    const layout = await layoutOf(job, submission.no);
     expect(layout.width).toBe(img.width);
     expect(layout.insets).toHaveLength(1);
     const inset = layout.insets[0]!;
@@ -184,8 +212,10 @@ describe('the findings picture of real drawings', () => {
     const { job, status, submission } = await submit(designFixture('clean-holes'));
     expect(status).toBe(200);
     const img = await picture(job, submission.no);
-    expect(countColour(img, { left: 0, top: 0, width: 1536, height: 1024 }, ERROR_RGB)).toBe(0);
-    expect(countColour(img, { left: 0, top: 0, width: 1536, height: 1024 }, WARNING_RGB)).toBe(0);
+    const layout = await layoutOf(job, submission.no);
+    expect(layout.insets).toEqual([]);
+    expect(countColour(img, drawingArea(layout), ERROR_RGB)).toBe(0);
+    expect(countColour(img, drawingArea(layout), WARNING_RGB)).toBe(0);
   });
 });
 

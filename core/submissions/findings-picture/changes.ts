@@ -159,7 +159,7 @@ export function changesPanel(
     const afterX = x + s + style.insetGapPx;
     crops.push({ inset, left: x, top: boxY, afterLeft: afterX });
     svg += cutView(inset, geometry, cuts, afterX, boxY, s);
-    const ringR = Math.max(style.minRingPx / 2, (inset.mm.r * s) / inset.windowMm + style.ringGapPx);
+    const ringR = Math.max(style.minRingPx, (inset.mm.r * s) / inset.windowMm + 2 * style.ringGapPx);
     for (const left of [x, afterX]) {
       const mark = ring(left + s / 2, boxY + s / 2, ringR, 'warning', style, 2.5);
       svg += mark.halo + mark.stroke;

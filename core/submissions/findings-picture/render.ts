@@ -3,7 +3,7 @@ import type { Geometry, Validation } from '../../contract/submission.ts';
 import { beforeCrop, changesPanel, planInsets } from './changes.ts';
 import { drawingLuminance, type KeptDrawing } from './drawing-copy.ts';
 import { legendPanel } from './legend.ts';
-import { marksFor, marksSvg } from './marks.ts';
+import { marksFor, marksSvg, type Mark } from './marks.ts';
 import { markedPlaces, numberedFindings } from './numbering.ts';
 import { stripScale, type CopyView, type Place } from './placing.ts';
 import { pictureStyle, type PictureStyle } from './style.ts';
@@ -56,8 +56,10 @@ export async function drawFindingsPicture(
 
   const width = Math.max(copy.w, Math.min(style.minWidthPx, input.maxWidthPx));
   const dx = Math.round((width - copy.w) / 2);
-  const legend = legendPanel(numbered, copy.h, width, { unmarked: dropped }, style);
-  let bottom = copy.h + legend.height;
+  const rows = shownRows(copy, marks, style);
+  const shownH = rows.bottom - rows.top;
+  const legend = legendPanel(numbered, shownH, width, { unmarked: dropped }, style);
+  let bottom = shownH + legend.height;
 
   let changes: Awaited<ReturnType<typeof changesPanel>> | undefined;
   let crops: { input: Buffer; left: number; top: number }[] = [];
@@ -80,15 +82,15 @@ export async function drawFindingsPicture(
 
   const overlay =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${bottom}" viewBox="0 0 ${width} ${bottom}">` +
-    `<line x1="0" y1="${copy.h + 0.5}" x2="${width}" y2="${copy.h + 0.5}" stroke="${style.ruleColour}" stroke-width="1"/>` +
-    marksSvg(marks, dx, 0, style) +
+    `<line x1="0" y1="${shownH + 0.5}" x2="${width}" y2="${shownH + 0.5}" stroke="${style.ruleColour}" stroke-width="1"/>` +
+    marksSvg(marks, dx, -rows.top, style) +
     legend.svg +
     (changes?.svg ?? '') +
     '</svg>';
 
   const png = await sharp({ create: { width, height: bottom, channels: 3, background: '#ffffff' } })
     .composite([
-      { input: copy.png, left: dx, top: 0 },
+      { input: await shownPart(copy, rows), left: dx, top: 0 },
       ...crops,
       // Crops first: the panel's frames and rings are drawn over them.
       { input: Buffer.from(overlay), left: 0, top: 0 },
@@ -98,7 +100,7 @@ export async function drawFindingsPicture(
   const layout: PictureLayout = {
     width,
     height: bottom,
-    drawing: { left: dx, top: 0, width: copy.w, height: copy.h, kx: copy.kx, ky: copy.ky },
+    drawing: { left: dx, top: -rows.top, width: copy.w, height: shownH, kx: copy.kx, ky: copy.ky },
     insets: (changes?.crops ?? []).map((spot) => ({
       no: spot.inset.no,
       code: spot.inset.code,
@@ -109,6 +111,44 @@ export async function drawFindingsPicture(
   };
   return { png, layout };
 }
+
+/** Luminance below this is ink (decisions §7): rows without any are blank paper. */
+const INK_BELOW = 192;
+
+/**
+ * The copy's rows the picture shows: blank paper above and below the design is left out (it
+ * only makes the picture taller, for a model that pays for every pixel and a phone that shrinks
+ * it), keeping a margin and every ring and number whole. All rows when there is no ink at all.
+ */
+function shownRows(copy: CopyView, marks: readonly Mark[], style: PictureStyle): { top: number; bottom: number } {
+  let first = -1;
+  let last = -1;
+  for (let y = 0; y < copy.h; y++) {
+    const row = copy.lum.subarray(y * copy.w, (y + 1) * copy.w);
+    if (row.some((v) => v < INK_BELOW)) {
+      if (first < 0) first = y;
+      last = y;
+    }
+  }
+  if (first < 0) return { top: 0, bottom: copy.h };
+  let top = first - style.padPx;
+  let bottom = last + 1 + style.padPx;
+  for (const m of marks) {
+    const reach = m.ringR + style.haloStrokePx / 2 + style.badgeHeightPx + 2;
+    top = Math.min(top, Math.floor(m.cy - reach));
+    bottom = Math.max(bottom, Math.ceil(m.cy + m.ringR + style.haloStrokePx / 2 + 2));
+  }
+  return { top: Math.max(0, top), bottom: Math.min(copy.h, bottom) };
+}
+
+/** The shown rows of the copy, as a PNG to composite. */
+const shownPart = (copy: CopyView & { png: Buffer }, rows: { top: number; bottom: number }): Promise<Buffer> =>
+  rows.top === 0 && rows.bottom === copy.h
+    ? Promise.resolve(copy.png)
+    : sharp(copy.png)
+        .extract({ left: 0, top: rows.top, width: copy.w, height: rows.bottom - rows.top })
+        .png()
+        .toBuffer();
 
 /** The kept copy as luminance, scaled down again if the configured width shrank since it was kept. */
 async function loadCopy(drawing: KeptDrawing, maxWidthPx: number): Promise<CopyView & { png: Buffer }> {
