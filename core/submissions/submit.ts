@@ -70,14 +70,23 @@ export async function submitDesign(
 
   const no = reserved.value;
   const started = deps.clock.now();
-  // The copy for the findings picture is made alongside the pipeline (sharp works off the event loop).
-  const drawing = keepDrawing(png, header.value, deps.config.image).catch((cause: unknown) => {
-    deps.log.warn({ msg: 'drawing copy for the findings picture failed', jobId: job.id, no, err: errorText(cause) });
-    return undefined;
-  });
   const outcome = await runPipeline(deps, job, png, header.value);
   const durationMs = deps.clock.now() - started;
-  return finish(deps, job, no, outcome, durationMs, await drawing);
+  // The copy for the findings picture, made once the analysis is done rather than beside it, so
+  // the two decodes of a large upload never hold memory at the same time.
+  const drawing =
+    outcome.kind === 'analysed'
+      ? await keepDrawing(png, header.value, deps.config.image).catch((cause: unknown) => {
+          deps.log.warn({
+            msg: 'drawing copy for the findings picture failed',
+            jobId: job.id,
+            no,
+            err: errorText(cause),
+          });
+          return undefined;
+        })
+      : undefined;
+  return finish(deps, job, no, outcome, durationMs, drawing);
 }
 
 /** The answer decided before any work: the job's refusing state, or a stored outcome for these bytes. */
