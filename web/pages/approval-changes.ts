@@ -25,7 +25,7 @@ export function changesSection(view: ApprovalView): string {
   const items = view.notes
     .map((note) => {
       const places = note.places > 1 ? ` ${he.changes.places(formatNumber(note.places))}` : '';
-      return `<li value="${note.no}" data-code="${escapeHtml(note.code)}">${escapeHtml(lineText(note.code) + places)}</li>`;
+      return `<li value="${escapeHtml(note.no)}" data-code="${escapeHtml(note.code)}">${escapeHtml(lineText(note.code) + places)}</li>`;
     })
     .join('\n');
   const src = escapeHtml(changesPicturePath(view.token));
