@@ -9,7 +9,7 @@ import {
 import { buildCapabilities, type Capabilities } from './capabilities.ts';
 import type { Config } from './config.ts';
 import { sessionAccount, signIn, signOut, signUp, type Credentials } from './handoff/accounts.ts';
-import { adopt, approvalByToken, decline, designForAccount } from './handoff/approval.ts';
+import { adopt, approvalByToken, approvalChangesPicture, decline, designForAccount } from './handoff/approval.ts';
 import type { ApprovalView, DesignView, SessionAccount, SignedIn } from './handoff/types.ts';
 import type { Job } from './contract/job.ts';
 import type { Submission } from './contract/submission.ts';
@@ -23,6 +23,7 @@ import { createRateLimiter } from './limits/rate-limiter.ts';
 import type { RateLimitObserver, RateLimitReport } from './limits/rate-report.ts';
 import type { Result } from './result.ts';
 import { loadSecretBox } from './secret-box.ts';
+import { readFindingsPicture } from './submissions/read-picture.ts';
 import { readSubmission, readSubmissionFile, type SubmissionFile } from './submissions/read-submission.ts';
 import { submitDesign, type SubmissionAnswer } from './submissions/submit.ts';
 import type { JobRow } from '../db/schema.ts';
@@ -50,8 +51,12 @@ export interface Core {
   ): Promise<Result<SubmissionAnswer>>;
   readSubmission(job: JobRow, no: string): Promise<Result<Submission>>;
   readSubmissionFile(job: JobRow, no: string, file: SubmissionFile): Promise<Result<string>>;
+  /** The findings picture (PNG) of a ready or failed_validation submission, drawn on request. */
+  readFindingsPicture(job: JobRow, no: string): Promise<Result<Buffer>>;
   /** The approval page's content; undefined for unknown, cancelled or expired links. */
   approvalByToken(token: string): Promise<ApprovalView | undefined>;
+  /** The changes picture of the submission a live link shows; undefined when it has none to show. */
+  approvalChangesPicture(token: string): Promise<Buffer | undefined>;
   adopt(
     token: string,
     submissionNo: unknown,
@@ -95,7 +100,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       uploads.track(submitDesign(deps, job, png, clientAddress, onRateLimit)),
     readSubmission: (job, no) => readSubmission(deps, job, no),
     readSubmissionFile: (job, no, file) => readSubmissionFile(deps, job, no, file),
+    readFindingsPicture: (job, no) => readFindingsPicture(deps, job, no),
     approvalByToken: (token) => approvalByToken(deps, token),
+    approvalChangesPicture: (token) => approvalChangesPicture(deps, token),
     adopt: (token, submissionNo, accountId, onRateLimit) => adopt(deps, token, submissionNo, accountId, onRateLimit),
     decline: (token) => decline(deps, token),
     signUp: (input) => signUp(deps, input),

@@ -1,4 +1,4 @@
-import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { blob, index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
 /** Times are milliseconds since the epoch (UTC); JSON columns hold serialised contract shapes. */
 export const jobs = sqliteTable(
@@ -52,6 +52,13 @@ export const submissions = sqliteTable(
     geometry: text('geometry', { mode: 'json' }),
     cutoutsSvg: text('cutouts_svg'),
     previewSvg: text('preview_svg'),
+    /**
+     * A greyscale copy of the uploaded drawing, at most the recommended canvas width, kept for the
+     * findings picture (core/submissions/findings-picture); deleted with the submission.
+     */
+    drawingPng: blob('drawing_png', { mode: 'buffer' }),
+    /** The uploaded image's own `{ width, height }`: findings' `px` are in those pixels. */
+    drawingSourcePx: text('drawing_source_px', { mode: 'json' }),
     createdAt: integer('created_at').notNull(),
     finishedAt: integer('finished_at'),
     durationMs: integer('duration_ms'),

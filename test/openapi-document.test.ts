@@ -146,6 +146,7 @@ describe('what the document covers', () => {
       getSubmission: { 404: ['NOT_FOUND'], 500: ['PROCESSING_FAILED'] },
       getCutoutsSvg: { 404: ['NOT_FOUND'], 500: ['PROCESSING_FAILED'] },
       getPreviewSvg: { 404: ['NOT_FOUND'], 500: ['PROCESSING_FAILED'] },
+      getFindingsPng: { 404: ['NOT_FOUND'], 500: ['PROCESSING_FAILED'] },
       adoptDesign: {
         400: ['INVALID_REQUEST', 'LENGTH_OUT_OF_RANGE'],
         401: ['ACCOUNT_REQUIRED'],

@@ -69,10 +69,10 @@ ${price.vatIncluded ? `<p class="hint">${escapeHtml(he.price.vatIncluded)}</p>` 
 </section>`;
 }
 
-/** Preview on top, then the facts and the price side by side on a wide screen. */
-export const pieceSections = (facts: PieceFacts): string =>
+/** Preview on top (then `afterPreview`, already escaped), then the facts and the price side by side on a wide screen. */
+export const pieceSections = (facts: PieceFacts, afterPreview = ''): string =>
   `${previewSection(facts)}
-<div class="grid">
+${afterPreview}<div class="grid">
 ${factsSection(facts)}
 ${priceSection(facts.price)}
 </div>`;

@@ -30,6 +30,10 @@ p{margin:0 0 .75rem}
 .card> :last-child{margin-block-end:0}
 .preview-frame{background:#f3efe8;border-radius:8px;padding:clamp(.75rem,4vw,2rem);margin-block-end:.75rem}
 .preview-frame img{display:block;width:100%;height:auto;max-height:55vh;object-fit:contain}
+.changes-frame{display:block;background:#fff;border:1px solid #e6dfd3;border-radius:8px;overflow:hidden;margin-block-end:.5rem}
+.changes-frame img{display:block;width:100%;height:auto}
+.changes{margin:0;padding-inline-start:1.5rem}
+.changes li{margin-block-end:.35rem}
 .grid{display:grid;gap:0 1rem}
 @media (min-width:48rem){.grid{grid-template-columns:1fr 1fr}}
 .facts{display:grid;grid-template-columns:fit-content(55%) 1fr;gap:.45rem 0;margin:0 0 .75rem}

@@ -9,6 +9,8 @@ import { declinedLifetimeEnd, effectiveStatus } from '../jobs/job-state.ts';
 import type { RateLimitObserver } from '../limits/rate-report.ts';
 import { err, ok, type Result } from '../result.ts';
 import { APPROVAL_TOKEN_PATTERN } from './approval-token.ts';
+import { renderFindingsPicture } from '../submissions/findings-picture/render.ts';
+import { engineChanges, pictureInput } from '../submissions/read-picture.ts';
 import type { ApprovalView, DesignView } from './types.ts';
 
 const noSuchLink = (): CoreError => coreError('NOT_FOUND', { message: 'No such approval link.' });
@@ -25,14 +27,25 @@ async function designOfJob(deps: CoreDeps, jobId: string) {
   return design;
 }
 
-/** The approval page's content, or nothing (the site's 404) for unknown, cancelled or expired links. */
-export async function approvalByToken(deps: CoreDeps, token: string): Promise<ApprovalView | undefined> {
+/**
+ * The job and ready submission a live link shows, with the link's status; nothing for unknown,
+ * cancelled or expired links (the site's 404).
+ */
+export async function liveLink(deps: CoreDeps, token: string) {
   const job = await jobByToken(deps, token);
   if (!job || !job.approvalStatus || job.currentSubmissionNo === null) return undefined;
   const status = effectiveStatus(job, deps.clock.now());
   if (status === 'cancelled' || status === 'expired' || status === 'open') return undefined;
   const submission = await findSubmission(deps.db.orm, job.id, job.currentSubmissionNo);
   if (!submission || submission.status !== 'ready' || !submission.previewSvg || !submission.geometry) return undefined;
+  return { job: { ...job, approvalStatus: job.approvalStatus }, status, submission, previewSvg: submission.previewSvg };
+}
+
+/** The approval page's content, or nothing (the site's 404) for unknown, cancelled or expired links. */
+export async function approvalByToken(deps: CoreDeps, token: string): Promise<ApprovalView | undefined> {
+  const link = await liveLink(deps, token);
+  if (!link) return undefined;
+  const { job, status, submission } = link;
   const view: ApprovalView = {
     token,
     status: job.approvalStatus,
@@ -40,14 +53,27 @@ export async function approvalByToken(deps: CoreDeps, token: string): Promise<Ap
     submissionNo: submission.no,
     geometry: submission.geometry as Geometry,
     price: job.price as Price,
-    previewSvg: submission.previewSvg,
+    previewSvg: link.previewSvg,
     expiresAt: job.expiresAt,
+    ...engineChanges(submission, deps.config),
   };
   if (status === 'approved') {
     const design = await designOfJob(deps, job.id);
     if (design) view.approvedBy = { accountId: design.accountId, designId: design.id };
   }
   return view;
+}
+
+/**
+ * `GET /a/{token}/changes.png`: the findings picture of the submission the link shows, when it has
+ * repaired places to show before and after; nothing otherwise (the site's 404). The token is the
+ * only key: it opens exactly what the page shows, never another submission of the job.
+ */
+export async function approvalChangesPicture(deps: CoreDeps, token: string): Promise<Buffer | undefined> {
+  const link = await liveLink(deps, token);
+  if (!link || !engineChanges(link.submission, deps.config).changesPicture) return undefined;
+  const input = pictureInput(link.submission, deps.config);
+  return input ? renderFindingsPicture(input) : undefined;
 }
 
 /**

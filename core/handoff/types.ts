@@ -1,6 +1,7 @@
 import type { ProductType } from '../config.ts';
 import type { Price } from '../contract/job.ts';
 import type { Geometry } from '../contract/submission.ts';
+import type { EngineNote } from '../submissions/read-picture.ts';
 
 /** What the approval page shows for a live link. */
 export interface ApprovalView {
@@ -17,6 +18,10 @@ export interface ApprovalView {
   expiresAt: number;
   /** Set once approved: who approved it, to send that person to their design. */
   approvedBy?: { accountId: string; designId: string };
+  /** The submission's warnings, numbered as the findings picture numbers them. */
+  notes: EngineNote[];
+  /** Whether `/a/{token}/changes.png` has repaired places to show before and after. */
+  changesPicture: boolean;
 }
 
 /** A design in a person's account. */

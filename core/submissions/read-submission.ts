@@ -14,7 +14,7 @@ export function parseSubmissionNo(text: string): number | undefined {
 }
 
 /** A submission of a job that is not cancelled (a cancelled job's submissions are gone). */
-async function findVisible(deps: CoreDeps, job: JobRow, noText: string) {
+export async function findVisible(deps: CoreDeps, job: JobRow, noText: string) {
   const no = parseSubmissionNo(noText);
   if (no === undefined || job.status === 'cancelled') return undefined;
   return findSubmission(deps.db.orm, job.id, no);

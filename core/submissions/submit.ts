@@ -5,6 +5,7 @@ import type { Finding } from '../contract/finding.ts';
 import type { Submission, Validation } from '../contract/submission.ts';
 import type { CoreDeps } from '../deps.ts';
 import { coreError, type CoreError } from '../errors.ts';
+import { errorText } from '../logger.ts';
 import { newApprovalToken } from '../handoff/approval-token.ts';
 import { findJob, slotUse } from '../jobs/job-store.ts';
 import { effectiveStatus, jobLifetimeEnd, uploadRefusal } from '../jobs/job-state.ts';
@@ -13,6 +14,7 @@ import type { PipelineOutcome } from '../pipeline/types.ts';
 import type { RateLimitObserver } from '../limits/rate-report.ts';
 import { err, ok, type Result } from '../result.ts';
 import { engineRecord, type EngineRecord } from './engine.ts';
+import { keepDrawing, type KeptDrawing } from './findings-picture/drawing-copy.ts';
 import { inspectPngHeader, type PngHeader } from './png-header.ts';
 import { submissionView } from './submission-view.ts';
 
@@ -75,7 +77,22 @@ export async function submitDesign(
   const no = reserved.value;
   const started = deps.clock.now();
   const outcome = await runPipeline(deps, job, png, header.value);
-  return finish(deps, job, { no, sha256, engine }, outcome, deps.clock.now() - started);
+  const durationMs = deps.clock.now() - started;
+  // The copy for the findings picture, made once the analysis is done rather than beside it, so
+  // the two decodes of a large upload never hold memory at the same time.
+  const drawing =
+    outcome.kind === 'analysed'
+      ? await keepDrawing(png, header.value, deps.config.image).catch((cause: unknown) => {
+          deps.log.warn({
+            msg: 'drawing copy for the findings picture failed',
+            jobId: job.id,
+            no,
+            err: errorText(cause),
+          });
+          return undefined;
+        })
+      : undefined;
+  return finish(deps, job, { no, sha256, engine }, outcome, durationMs, drawing);
 }
 
 /** The reserved row's identity and what it records about its input and engine. */
@@ -146,6 +163,7 @@ async function finish(
   reserved: Reserved,
   outcome: PipelineOutcome,
   durationMs: number,
+  drawing?: KeptDrawing,
 ): Promise<Result<SubmissionAnswer>> {
   const { no } = reserved;
   const now = deps.clock.now();
@@ -157,7 +175,7 @@ async function finish(
       await tx.delete(submissions).where(and(eq(submissions.jobId, jobId), eq(submissions.no, no)));
       return { job, row: undefined };
     }
-    const fields = outcomeFields(outcome, durationMs, now);
+    const fields = { ...outcomeFields(outcome, durationMs, now), ...drawingFields(outcome, drawing) };
     const [row] = await tx
       .update(submissions)
       .set(fields)
@@ -217,6 +235,12 @@ function outcomeFields(outcome: PipelineOutcome, durationMs: number, now: number
     finishedAt: now,
     durationMs,
   };
+}
+
+/** The drawing copy is kept only with an analysed outcome (ready or failed validation), never a technical failure. */
+function drawingFields(outcome: PipelineOutcome, drawing: KeptDrawing | undefined): Partial<SubmissionRow> {
+  if (outcome.kind !== 'analysed' || !drawing) return {};
+  return { drawingPng: drawing.png, drawingSourcePx: drawing.source };
 }
 
 const takesSubmissions = (job: JobRow, now: number): boolean => uploadRefusal(effectiveStatus(job, now)) === undefined;

@@ -5,6 +5,7 @@ import {
   formRedirect,
   jsonAnswer,
   parameterRef,
+  PNG_MEDIA_TYPE,
   rateLimited,
   refusal,
   SVG_MEDIA_TYPE,
@@ -232,6 +233,24 @@ export const operations: Operation[] = [
     'The preview SVG',
     'A small self-contained silhouette (role="img", dark fill, fill-rule evenodd) drawn from the stored preview geometry. Only for a ready submission.',
   ),
+  {
+    operationId: 'getFindingsPng',
+    method: 'get',
+    path: '/jobs/{jobId}/submissions/{no}/findings.png',
+    tag: 'Submissions',
+    summary: 'The findings picture',
+    description:
+      'Your own drawing (a greyscale copy, scaled down to at most the recommended canvas width, 1536 px, aspect kept; pixel (x, y) of your upload is at (x, y) times picture width / upload width) with every place of every finding circled and numbered: errors solid vermillion, warnings dashed blue. Numbers follow validation.errors then validation.warnings (finding n is the n-th of that combined list; all its locations carry n). Below it, a legend of numbers and codes; for a ready submission with repairs (ISLAND_BRIDGED, ISLAND_REMOVED, NECK_THICKENED, SPURS_SHAVED, OPENING_REMOVED), each repaired place before (your drawing) and after (the cut, drawn from the cutting SVG), numbered the same. Drawn on request from a copy of the drawing kept with the submission and its stored findings. For ready and failed_validation submissions.',
+    security: withSecret,
+    parameters: submissionPath,
+    responses: {
+      200: fileAnswer('The PNG picture, with X-Content-Type-Options: nosniff.', PNG_MEDIA_TYPE),
+      404: noSuchJob(
+        '; unknown submission: "No such submission."; processing, failed_processing, or kept without a copy of the drawing: "No such file for this submission."',
+      ),
+      500: unexpected(),
+    },
+  },
   {
     operationId: 'adoptDesign',
     method: 'post',

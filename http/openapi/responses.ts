@@ -8,6 +8,7 @@ export type OpenApiObject = Record<string, unknown>;
 
 export const JSON_MEDIA_TYPE = 'application/json';
 export const SVG_MEDIA_TYPE = 'image/svg+xml';
+export const PNG_MEDIA_TYPE = 'image/png';
 
 const headerRef = (name: string): OpenApiObject => ({ $ref: `#/components/headers/${name}` });
 const responseRef = (name: string): OpenApiObject => ({ $ref: `#/components/responses/${name}` });
@@ -75,7 +76,7 @@ export function jsonAnswer(description: string, schema: JsonSchema): OpenApiObje
   return { description, headers: commonHeaders(), content: { [JSON_MEDIA_TYPE]: { schema } } };
 }
 
-/** A 200 with a file body (the SVG routes). */
+/** A 200 with a file body (the SVG routes, the findings picture). */
 export function fileAnswer(description: string, mediaType: string): OpenApiObject {
   return { description, headers: commonHeaders(), content: { [mediaType]: { schema: { type: 'string' } } } };
 }

@@ -4,6 +4,7 @@ import { createJob } from './create-job.ts';
 import { createSubmission } from './create-submission.ts';
 import { declineDesign } from './decline-design.ts';
 import { getCapabilities } from './get-capabilities.ts';
+import { getFindingsPng } from './get-findings-png.ts';
 import { getJob } from './get-job.ts';
 import { getSubmission } from './get-submission.ts';
 import { getCutoutsSvg, getPreviewSvg } from './submission-svg.ts';
@@ -18,6 +19,7 @@ export const apiRoutes = [
   getSubmission,
   getCutoutsSvg,
   getPreviewSvg,
+  getFindingsPng,
   adoptDesign,
   declineDesign,
 ];

@@ -10,6 +10,7 @@ import { geometrySchema, submissionStatuses, type Submission } from '../../core/
 import { coreError, invalidRequest, type CoreError } from '../../core/errors.ts';
 import type { Core } from '../../core/index.ts';
 import { err, ok, type Result } from '../../core/result.ts';
+import { markedPlaces, numberedFindings, pictureHelps } from '../../core/submissions/findings-picture/numbering.ts';
 import type { McpContext } from '../context.ts';
 import { previewPng } from '../preview-png.ts';
 import { guarded, toolError, toolResult } from '../results.ts';
@@ -61,7 +62,7 @@ const description = (stdio: boolean) =>
   (stdio
     ? ', given as base64 in pngBase64 or as an absolute local file path in path'
     : ', given as base64 in pngBase64') +
-  ". If status is failed_validation, every error carries an agent_instruction and locations in millimetres on the strip: fix the drawing accordingly and submit again (each new image uses one of the job's 10 counted submissions; resending identical bytes returns the stored outcome for free). If status is ready, the result carries the approval link to give the person (the page is in Hebrew) and a PNG preview of the piece to show them; then use check_approval to learn their decision.";
+  ". If status is failed_validation, every error carries an agent_instruction and locations in millimetres on the strip: fix the drawing accordingly and submit again (each new image uses one of the job's 10 counted submissions; resending identical bytes returns the stored outcome for free). If status is ready, the result carries the approval link to give the person (the page is in Hebrew) and a PNG preview of the piece to show them; then use check_approval to learn their decision. When there are errors, or changes the engine made, at places in the drawing, a findings picture (PNG) is attached too: your drawing with each place circled and numbered as the text beside it lists them (errors, then warnings), and for a ready design each change shown as drawn beside as cut.";
 
 /** Input and description differ by transport: only a local stdio server reads a file path. */
 export function config(transport: McpContext['transport']) {
@@ -105,8 +106,59 @@ async function submit(
   const jobId = resolved.value.job.id;
   const structured = outputFor(jobId, submission, submissionsLeft);
   const image = submission.status === 'ready' ? await previewImage(core, context, fresh, submission.no) : undefined;
+  const findings = await findingsImage(core, context, resolved.value.job, submission);
   const text = summary(structured, image !== undefined);
-  return toolResult(text, structured, image ? [{ type: 'image', data: image, mimeType: 'image/png' }] : []);
+  const extra: CallToolResult['content'] = image ? [{ type: 'image', data: image, mimeType: 'image/png' }] : [];
+  if (findings) {
+    extra.push({ type: 'text', text: pictureLegend(submission) });
+    extra.push({ type: 'image', data: findings, mimeType: 'image/png' });
+  }
+  return toolResult(text, structured, extra);
+}
+
+/**
+ * The findings picture (the same one `GET .../findings.png` serves), when it shows what words
+ * alone do not: the places of errors or of the engine's repairs. None for a clean design, or for
+ * findings with no place to mark (the text says everything then).
+ */
+async function findingsImage(
+  core: Core,
+  context: McpContext,
+  job: Parameters<Core['readFindingsPicture']>[0],
+  s: Submission,
+): Promise<string | undefined> {
+  if (!pictureHelps(s.validation, 'errors-or-repairs')) return undefined;
+  try {
+    const picture = await core.readFindingsPicture(job, String(s.no));
+    return picture.ok ? picture.value.toString('base64') : undefined;
+  } catch (cause) {
+    context.log?.warn({ msg: 'mcp findings picture failed', jobId: job.id, no: s.no, err: errorText(cause) });
+    return undefined;
+  }
+}
+
+/** Most places listed per finding in the picture's text; the picture circles them all. */
+const LISTED_PLACES = 8;
+
+/** The words beside the findings picture: what each number means and where its places are in the agent's image. */
+function pictureLegend(s: Submission): string {
+  const lines = [
+    'Findings picture (next): your drawing with every place circled and numbered, errors as solid vermillion rings, warnings as dashed blue ones; the numbers below match. ' +
+      (s.status === 'ready'
+        ? 'Under the legend, each change the engine made is shown as DRAWN (your drawing there) beside CUT (what will be cut there).'
+        : 'Fix the drawing at each error place.'),
+  ];
+  for (const { no, finding } of numberedFindings(s.validation)) {
+    const places = markedPlaces(finding);
+    const where = places.length
+      ? `places (pixels in your image): ${places
+          .slice(0, LISTED_PLACES)
+          .map((at) => `(${at.px!.x}, ${at.px!.y}) r ${at.px!.r}`)
+          .join('; ')}${places.length > LISTED_PLACES ? `; and ${places.length - LISTED_PLACES} more` : ''}`
+      : 'the whole drawing';
+    lines.push(`${no}. ${finding.code} (${finding.severity}) — ${finding.message} — ${where}`);
+  }
+  return lines.join('\n');
 }
 
 async function previewImage(
@@ -167,7 +219,8 @@ function summary(o: Output, withImage: boolean): string {
     );
   }
   if (o.errors.length) lines.push('Errors to fix:', ...o.errors.map((f, i) => findingLine(f, i)));
-  if (o.warnings.length) lines.push('Warnings:', ...o.warnings.map((f, i) => findingLine(f, i)));
+  // Numbered on from the errors, as the findings picture numbers them.
+  if (o.warnings.length) lines.push('Warnings:', ...o.warnings.map((f, i) => findingLine(f, o.errors.length + i)));
   if (o.submissionsLeft !== null) lines.push(`Submissions left in this job: ${o.submissionsLeft}.`);
   lines.push(o.next);
   return lines.join('\n');

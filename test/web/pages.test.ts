@@ -71,6 +71,8 @@ function approvalView(overrides: Partial<ApprovalView> = {}): ApprovalView {
     price,
     previewSvg: `<svg xmlns="http://www.w3.org/2000/svg" role="img" viewBox="0 0 10 2"><script>alert(1)</script><path d="M0 0H10V2H0Z"/></svg>`,
     expiresAt: Date.UTC(2026, 10, 29, 12, 0, 0),
+    notes: [],
+    changesPicture: false,
     ...overrides,
   };
 }

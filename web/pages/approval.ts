@@ -7,6 +7,7 @@ import { pieceSections } from '../fragments.ts';
 import { escapeHtml, htmlResponse, page, type Viewer } from '../html.ts';
 import { readSession } from '../session.ts';
 import { he, type ApprovalErrorCode } from '../strings.ts';
+import { changesSection } from './approval-changes.ts';
 import { notFoundPage } from './not-found.ts';
 import { unavailablePage } from './unavailable.ts';
 
@@ -33,14 +34,17 @@ const notice = (text: string, kind: 'error' | 'success'): string =>
 /** The approval page `/a/{token}`: the piece, its price, and what the person can do in its state. */
 export function renderApprovalPage({ view, viewer, errorCode, thicknessMm }: ApprovalPageInput): string {
   const product = he.products[view.productType];
-  const facts = pieceSections({
-    productType: view.productType,
-    geometry: view.geometry,
-    price: view.price,
-    previewSvg: view.previewSvg,
-    thicknessMm,
-    submissionNo: view.submissionNo,
-  });
+  const facts = pieceSections(
+    {
+      productType: view.productType,
+      geometry: view.geometry,
+      price: view.price,
+      previewSvg: view.previewSvg,
+      thicknessMm,
+      submissionNo: view.submissionNo,
+    },
+    changesSection(view),
+  );
   const error = errorCode ? notice(escapeHtml(approvalErrorText(errorCode)), 'error') : '';
   const expiresText = escapeHtml(he.approval.expires(formatDateTime(view.expiresAt)));
 

@@ -1,0 +1,2 @@
+ALTER TABLE `submissions` ADD `drawing_png` blob;--> statement-breakpoint
+ALTER TABLE `submissions` ADD `drawing_source_px` text;
