@@ -51,7 +51,11 @@ export async function buildService(
   const db = await openDatabase({ url: settings.databaseUrl, authToken: settings.databaseAuthToken });
   const pool = parts.pipeline
     ? undefined
-    : createPipelinePool({ size: availableParallelism(), timeoutMs: config.limits.tracerTimeoutSec * 1000 });
+    : createPipelinePool({
+        size: availableParallelism(),
+        timeoutMs: config.limits.tracerTimeoutSec * 1000,
+        heavyPixels: config.image.maxPixels / 2,
+      });
   const pipeline = parts.pipeline ?? pool!.pipeline;
   const core = await createCore({ db, config, urls: serviceUrls(settings.siteUrl), ...coreParts, pipeline });
   const sweeping = sweepEveryMs

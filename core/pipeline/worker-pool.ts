@@ -7,6 +7,12 @@ export interface PoolOptions {
   timeoutMs: number;
   /** The worker script; tests swap in workers that hang or crash. */
   workerUrl?: URL;
+  /**
+   * Images of more pixels than this are analysed one at a time (smaller ones still use the other
+   * workers): a 24 MP drawing of millions of tiny openings takes about 500 MB at its peak, and every
+   * stage now runs even on a refused drawing, so two at once pushed the process past its memory bound.
+   */
+  heavyPixels?: number;
 }
 
 interface Task {
@@ -24,8 +30,9 @@ const entry = new URL('./worker-entry.mjs', import.meta.url);
 
 /**
  * Runs the pipeline in worker threads so the server keeps answering while images are
- * analysed. Uploads beyond the pool's size wait their turn. A worker that times out or dies is
- * replaced, and its upload answered as a technical failure (never counted).
+ * analysed. Uploads beyond the pool's size wait their turn (heavy ones also wait for each other).
+ * A worker that times out or dies is replaced, and its upload answered as a technical failure
+ * (never counted).
  */
 export function createPipelinePool(options: PoolOptions): { pipeline: Pipeline; close(): Promise<void> } {
   const url = options.workerUrl ?? defaultWorker;
@@ -69,10 +76,17 @@ export function createPipelinePool(options: PoolOptions): { pipeline: Pipeline; 
     else pump();
   }
 
+  const heavy = (input: PipelineInput): boolean =>
+    options.heavyPixels !== undefined && input.header.width * input.header.height > options.heavyPixels;
+
   function pump(): void {
     for (const slot of slots) {
       if (slot.task || queue.length === 0) continue;
-      const task = queue.shift()!;
+      // The first task in line that may start: a heavy one waits while another heavy one runs.
+      const heavyRunning = slots.some((s) => s.task && heavy(s.task.input));
+      const at = queue.findIndex((t) => !heavyRunning || !heavy(t.input));
+      if (at < 0) return;
+      const task = queue.splice(at, 1)[0]!;
       const id = nextId++;
       const timer = setTimeout(
         () => finish(slot, failed('VECTORIZER_UNAVAILABLE', `no answer within ${options.timeoutMs} ms`), true),

@@ -4,9 +4,9 @@ import type { PipelineInput } from '../../core/pipeline/types.ts';
 import { createPipelinePool } from '../../core/pipeline/worker-pool.ts';
 
 const worker = (name: string) => new URL(`./workers/${name}.ts`, import.meta.url);
-const input = (delayMs: number): PipelineInput => ({
+const input = (delayMs: number, pixels = 1): PipelineInput => ({
   png: new Uint8Array([1, 2, 3]),
-  header: { width: 1, height: 1, bitDepth: 8, colorType: 0, interlaced: false },
+  header: { width: pixels, height: 1, bitDepth: 8, colorType: 0, interlaced: false },
   productType: 'bracelet',
   lengthMm: delayMs,
   widthMm: 20,
@@ -32,6 +32,16 @@ describe('pipeline worker pool', () => {
     close = pool.close;
     const outcomes = await Promise.all(Array.from({ length: 7 }, () => pool.pipeline(input(30))));
     expect(outcomes.every((o) => o.kind === 'analysed')).toBe(true);
+  });
+
+  it('runs images over heavyPixels one at a time while smaller ones take the free worker', async () => {
+    const pool = createPipelinePool({ size: 2, timeoutMs: 5000, workerUrl: worker('echo'), heavyPixels: 100 });
+    close = pool.close;
+    const done: string[] = [];
+    const run = (name: string, task: PipelineInput) => pool.pipeline(task).then(() => done.push(name));
+    // Without the bound both heavy images would run at once and the light one would finish last.
+    await Promise.all([run('heavy 1', input(300, 101)), run('heavy 2', input(300, 101)), run('light', input(10, 100))]);
+    expect(done).toEqual(['light', 'heavy 1', 'heavy 2']);
   });
 
   it('answers VECTORIZER_UNAVAILABLE for a run past the timeout and keeps serving with a fresh worker', async () => {
