@@ -45,7 +45,7 @@ export function designFlow(capabilities: Capabilities): string[] {
     'get_capabilities: products, size forms, prices and these rules.',
     'open_job with productType, size (wristMm + fit, usRingSize, or lengthMm) and widthMm; read its drawing hints.',
     'Draw the PNG to those hints and call submit_design with it.',
-    "If it fails validation, follow each finding's agent_instruction (locations are in mm on the strip) and submit a corrected PNG; the job takes up to " +
+    "If it fails validation, follow each finding's agent_instruction (locations are in mm on the strip, with px: the place in your own image; every problem is listed at once, so fix them all) and submit a corrected PNG; the job takes up to " +
       `${capabilities.limits.submissionsPerJob} counted submissions.`,
     'When it is ready, give the person the approval link (the page is in Hebrew) and show them the preview.',
     `check_approval no more often than every ${capabilities.limits.pollIntervalSec} seconds until approval.status is approved or declined.`,

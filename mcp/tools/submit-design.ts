@@ -42,7 +42,11 @@ const outputSchema = z.object({
     .enum(submissionStatuses)
     .describe('ready: can be approved; failed_validation: fix the errors and resubmit.'),
   valid: z.boolean(),
-  errors: z.array(findingSchema).describe('Each must be fixed; agent_instruction says how, locations say where (mm).'),
+  errors: z
+    .array(findingSchema)
+    .describe(
+      'Each must be fixed; agent_instruction says how, locations say where (mm on the strip, px in your image).',
+    ),
   warnings: z
     .array(findingSchema)
     .describe('What the service changed or could not check; no action needed unless said.'),
@@ -62,7 +66,7 @@ const description = (stdio: boolean) =>
   (stdio
     ? ', given as base64 in pngBase64 or as an absolute local file path in path'
     : ', given as base64 in pngBase64') +
-  ". If status is failed_validation, every error carries an agent_instruction and locations in millimetres on the strip: fix the drawing accordingly and submit again (each new image uses one of the job's 10 counted submissions; resending identical bytes returns the stored outcome for free). If status is ready, the result carries the approval link to give the person (the page is in Hebrew) and a PNG preview of the piece to show them; then use check_approval to learn their decision. When there are errors, or changes the engine made, at places in the drawing, a findings picture (PNG) is attached too: your drawing with each place circled and numbered as the text beside it lists them (errors, then warnings), and for a ready design each change shown as drawn beside as cut.";
+  ". If status is failed_validation, every error carries an agent_instruction and locations (millimetres on the strip, and px: the same place in your image's pixels); the answer lists every problem of the drawing at once, so fix all of them accordingly and submit again (each new image uses one of the job's 10 counted submissions; resending identical bytes returns the stored outcome for free). If status is ready, the result carries the approval link to give the person (the page is in Hebrew) and a PNG preview of the piece to show them; then use check_approval to learn their decision. When there are errors, or changes the engine made, at places in the drawing, a findings picture (PNG) is attached too: your drawing with each place circled and numbered as the text beside it lists them (errors, then warnings), and for a ready design each change shown as drawn beside as cut.";
 
 /** Input and description differ by transport: only a local stdio server reads a file path. */
 export function config(transport: McpContext['transport']) {
@@ -230,7 +234,7 @@ function findingLine(f: Finding, i: number): string {
   const at = f.locations?.length
     ? ` At (mm on the strip): ${f.locations
         .slice(0, 8)
-        .map((l) => `x=${l.x} y=${l.y} r=${l.r}`)
+        .map((l) => `x=${l.x} y=${l.y} r=${l.r}${l.px ? ` (pixel ${l.px.x}, ${l.px.y} of your image)` : ''}`)
         .join('; ')}${f.locations.length > 8 ? `; and ${f.locations.length - 8} more` : ''}.`
     : '';
   return `${i + 1}. ${f.code}: ${f.message} What to do: ${f.agent_instruction}${at}`;
