@@ -14,16 +14,21 @@ export interface StripInImage {
  * was stretched.
  */
 export function addAgentPixels(findings: readonly Finding[], strip: StripInImage): void {
+  for (const f of findings) {
+    for (const at of f.locations ?? []) at.px = placeInImage(at, strip);
+  }
+}
+
+/** One place on the strip (mm) in the uploaded image's pixels, as `addAgentPixels` gives it. */
+export function placeInImage(at: { x: number; y: number; r: number }, strip: StripInImage): PixelPlace {
   const { box } = strip;
   const sx = (box.x1 - box.x0 + 1) / strip.lengthMm;
   const sy = (box.y1 - box.y0 + 1) / strip.widthMm;
-  for (const f of findings) {
-    for (const at of f.locations ?? []) {
-      at.px = {
-        x: Math.round(box.x0 + at.x * sx),
-        y: Math.round(box.y0 + at.y * sy),
-        r: Math.max(1, Math.ceil(at.r * Math.max(sx, sy))),
-      };
-    }
-  }
+  return {
+    x: Math.round(box.x0 + at.x * sx),
+    y: Math.round(box.y0 + at.y * sy),
+    r: Math.max(1, Math.ceil(at.r * Math.max(sx, sy))),
+  };
 }
+
+type PixelPlace = { x: number; y: number; r: number };

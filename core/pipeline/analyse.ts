@@ -8,6 +8,7 @@ import { blameRepairs } from './blame-repairs.ts';
 import { frameStrip } from './frame.ts';
 import { addAgentPixels, type StripInImage } from './agent-pixels.ts';
 import { mergeAlike } from './merge-findings.ts';
+import { withMargins } from './margins.ts';
 import { gateOpenings } from './gate.ts';
 import { findRegions } from './regions.ts';
 import { countCutPaths, cutAreaMm2, cuttingSvg, metalAreaMm2, previewSvg } from './render.ts';
@@ -121,6 +122,7 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
       ...floors,
       maxTipMm: t.maxTipMm,
       maxOpeningTipMm: t.maxOpeningTipMm,
+      marginSearchMm: t.marginSearchMm,
       flattenToleranceMm: t.flattenToleranceMm,
       alphaMax: t.traceAlphaMax,
       neckTargetMm: t.neckTargetMm,
@@ -134,7 +136,7 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
     warnings.push(finding('NECK_THICKENED', { count: thickened.length }, ctx, { locations }));
   }
   errors.push(...final.errors);
-  if (errors.length > 0) return refused(warnings, errors, ctx, placing);
+  if (errors.length > 0) return withMargins(refused(warnings, errors, ctx, placing), final.margins, placing);
   const cuts = final.cuts;
   const cutting = cuttingSvg(strip.lengthMm, strip.widthMm, cuts);
   const metalArea = metalAreaMm2(strip.lengthMm, strip.widthMm, cuts);
@@ -150,12 +152,8 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
   };
   const title = `${input.productType === 'ring' ? 'Ring' : 'Bracelet'} ${geometry.lengthMm} x ${geometry.widthMm} mm`;
   addAgentPixels(warnings, placing);
-  return {
-    kind: 'analysed',
-    errors: [],
-    warnings,
-    product: { geometry, cutoutsSvg: cutting, previewSvg: previewSvg(strip.lengthMm, strip.widthMm, cuts, title) },
-  };
+  const product = { geometry, cutoutsSvg: cutting, previewSvg: previewSvg(strip.lengthMm, strip.widthMm, cuts, title) };
+  return withMargins({ kind: 'analysed', errors: [], warnings, product }, final.margins, placing);
 }
 
 /**

@@ -1,6 +1,8 @@
 import type { Finding } from '../contract/finding.ts';
+import type { Margins } from '../contract/submission.ts';
 import { finding, narrowestDetails, type FindingContext, type Location } from './findings.ts';
 import { finalCuts, isClean, type FinalProblems, type FinalRules } from './final/check.ts';
+import { marginsOf } from './margins.ts';
 import { chordPlaces, pointPlace } from './final/places.ts';
 import { thousandths, UNITS_PER_MM, type FinalCut } from './final/rings.ts';
 import type { NarrowChord } from './final/widths.ts';
@@ -29,6 +31,8 @@ export interface FinalCutResult {
   /** Where the final check's necks were widened. */
   thickened: Location[];
   errors: Finding[];
+  /** How close the geometry checked last (the file, or what was refused) came to the floors. */
+  margins: Margins;
 }
 
 /**
@@ -54,12 +58,15 @@ export function traceFinalCuts(
       W,
       options,
     );
+  const margins = (problems: FinalProblems) =>
+    marginsOf(problems.narrowest, { ...options, marginSearchMm: options.marginSearchMm ?? 0 });
   const first = trace();
-  if (isClean(first.problems)) return { cuts: first.cuts, thickened: [], errors: [] };
+  if (isClean(first.problems)) return { cuts: first.cuts, thickened: [], errors: [], margins: margins(first.problems) };
   const refuse = (problems: FinalProblems): FinalCutResult => ({
     cuts: [],
     thickened: [],
     errors: refusals(problems, options, ctx),
+    margins: margins(problems),
   });
   // Thin metal is widened and traced again even when something else is refused too, so that a
   // refusal lists only what the engine cannot fix.
@@ -74,7 +81,7 @@ export function traceFinalCuts(
   }
   const thickened = chordPlaces(repairable, options.minMetalMm);
   const second = trace();
-  if (isClean(second.problems)) return { cuts: second.cuts, thickened, errors: [] };
+  if (isClean(second.problems)) return { cuts: second.cuts, thickened, errors: [], margins: margins(second.problems) };
   // Anything wrong only after widening is the widening's doing: the thin metal could not be
   // widened, and is what is refused.
   if (newProblems(first.problems, second.problems)) {

@@ -31,6 +31,11 @@ export const pipelineTolerances = {
    * check's own allowance for a corner (0.3 mm beyond where it is 0.2 mm wide) the fill shows.
    */
   airPointNoticeMm: 0.5,
+  /**
+   * How far above the metal floor the final check looks for the narrowest metal it reports as the
+   * design's margin (openings: up to the metal floor, as far as the check's own search reaches).
+   */
+  marginSearchMm: 2,
   flattenToleranceMm: 0.02,
   /**
    * potrace's corner threshold, below its default 1: the ends of a slot a few pixels wide stay

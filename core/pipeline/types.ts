@@ -1,6 +1,6 @@
 import type { Config, ProductType } from '../config.ts';
 import type { Finding } from '../contract/finding.ts';
-import type { Geometry } from '../contract/submission.ts';
+import type { Geometry, Margins } from '../contract/submission.ts';
 import type { PngHeader } from '../submissions/png-header.ts';
 
 export interface PipelineInput {
@@ -20,10 +20,11 @@ export interface PipelineProduct {
 
 /**
  * What analysing one upload yields. `analysed` with no errors and a product is a ready design;
- * `failed` is a technical failure (stored as failed_processing, not counted).
+ * `failed` is a technical failure (stored as failed_processing, not counted). `margins`: how close
+ * the final geometry came to the floors, whenever the final check measured it.
  */
 export type PipelineOutcome =
-  | { kind: 'analysed'; errors: Finding[]; warnings: Finding[]; product?: PipelineProduct }
+  | { kind: 'analysed'; errors: Finding[]; warnings: Finding[]; product?: PipelineProduct; margins?: Margins }
   | { kind: 'failed'; code: 'VECTORIZER_UNAVAILABLE' | 'PROCESSING_FAILED'; reason: string };
 
 export type Pipeline = (input: PipelineInput) => Promise<PipelineOutcome>;

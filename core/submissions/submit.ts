@@ -228,7 +228,12 @@ function outcomeFields(outcome: PipelineOutcome, durationMs: number, now: number
   return {
     status: ready ? 'ready' : 'failed_validation',
     counted: true,
-    validation: { valid: ready, errors: outcome.errors, warnings: outcome.warnings } satisfies Validation,
+    validation: {
+      valid: ready,
+      errors: outcome.errors,
+      warnings: outcome.warnings,
+      ...(outcome.margins && { margins: outcome.margins }),
+    } satisfies Validation,
     geometry: ready ? outcome.product!.geometry : null,
     cutoutsSvg: ready ? outcome.product!.cutoutsSvg : null,
     previewSvg: ready ? outcome.product!.previewSvg : null,

@@ -15,6 +15,8 @@ import {
   engineParametersSchema,
   engineSchema,
   geometrySchema,
+  marginSchema,
+  marginsSchema,
   submissionEnvelopeSchema,
   submissionSchema,
   validationSchema,
@@ -74,7 +76,10 @@ const nested: [z.ZodType, string][] = [
   [dimsSchema, 'Blank length, real width, cuff gap and sheet thickness, in millimetres.'],
   [drawingSchema, 'How to draw for this job: ratio = length / width, the canvas and where the strip sits in it.'],
   [latestSubmissionSchema, 'The newest submission in short; null before the first upload.'],
-  [validationSchema, 'valid is true only for a ready submission; errors must all be fixed, warnings say what changed.'],
+  [
+    validationSchema,
+    'valid is true only for a ready submission; errors must all be fixed, warnings say what changed, margins (when present) how close the design came to the floors.',
+  ],
   [geometrySchema, 'The framed strip: present when ready.'],
   [
     engineSchema,
@@ -97,6 +102,14 @@ const nested: [z.ZodType, string][] = [
   [
     engineParametersSchema.shape.tolerances,
     "The pipeline's internal tolerances by name (millimetres, shares, pixel counts); names may be added.",
+  ],
+  [
+    marginsSchema,
+    'How close the design came to the floors, whenever the final check of the cutting geometry ran (ready and failed_validation; absent when an earlier stage stopped the analysis, and on older submissions): the narrowest metal and the narrowest opening as that check measured them. Below a floor it is the narrowest place the check refused; above it the narrowest place up to searchedUpToMm (metal: floor + 2 mm; openings: up to 0.6 mm), null when nothing is that narrow or there is no opening.',
+  ],
+  [
+    marginSchema,
+    'The narrowest place: widthMm across it (thousandths, as the cutting file holds it), floorMm its rule, at its place (the middle of the narrowest chord, r half its width; px in the uploaded image). Across a bar, rim, neck, slot or hole, square to both walls; sharp points and corners the check allows as tips do not count.',
   ],
   [
     locationSchema,

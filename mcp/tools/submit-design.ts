@@ -6,7 +6,13 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { findingSchema, type Finding } from '../../core/contract/finding.ts';
 import { approvalSchema, priceSchema } from '../../core/contract/job.ts';
-import { geometrySchema, submissionStatuses, type Submission } from '../../core/contract/submission.ts';
+import {
+  geometrySchema,
+  marginsSchema,
+  submissionStatuses,
+  type Margin,
+  type Submission,
+} from '../../core/contract/submission.ts';
 import { coreError, invalidRequest, type CoreError } from '../../core/errors.ts';
 import type { Core } from '../../core/index.ts';
 import { err, ok, type Result } from '../../core/result.ts';
@@ -50,6 +56,11 @@ const outputSchema = z.object({
   warnings: z
     .array(findingSchema)
     .describe('What the service changed or could not check; no action needed unless said.'),
+  margins: marginsSchema
+    .optional()
+    .describe(
+      'How close the design came to the floors: its narrowest metal and narrowest opening as the final check measured them (null: none narrower than searchedUpToMm). Widen what is close to its floor before a rule bites.',
+    ),
   geometry: geometrySchema.nullable(),
   price: priceSchema,
   approval: approvalSchema
@@ -191,6 +202,7 @@ function outputFor(jobId: string, s: Submission, submissionsLeft: number | null)
     valid: s.validation.valid,
     errors: s.validation.errors,
     warnings: s.validation.warnings,
+    ...(s.validation.margins && { margins: s.validation.margins }),
     geometry: s.geometry,
     price: s.price,
     approval: s.approval,
@@ -225,9 +237,19 @@ function summary(o: Output, withImage: boolean): string {
   if (o.errors.length) lines.push('Errors to fix:', ...o.errors.map((f, i) => findingLine(f, i)));
   // Numbered on from the errors, as the findings picture numbers them.
   if (o.warnings.length) lines.push('Warnings:', ...o.warnings.map((f, i) => findingLine(f, o.errors.length + i)));
+  if (o.margins) {
+    const m = o.margins;
+    lines.push(
+      `Margins: narrowest metal ${marginText(m.narrowestMetal, m.searchedUpToMm.metal)}; narrowest opening ${marginText(m.narrowestOpening, m.searchedUpToMm.opening)}.`,
+    );
+  }
   if (o.submissionsLeft !== null) lines.push(`Submissions left in this job: ${o.submissionsLeft}.`);
   lines.push(o.next);
   return lines.join('\n');
+}
+
+function marginText(m: Margin | null, searchedMm: number): string {
+  return m ? `${m.widthMm} mm (floor ${m.floorMm} mm) at x=${m.at.x} y=${m.at.y} mm` : `none under ${searchedMm} mm`;
 }
 
 function findingLine(f: Finding, i: number): string {

@@ -4,7 +4,7 @@ import { metalLoops } from './metal-loops.ts';
 import { roundCuts, UNITS_PER_MM, type FinalCut, type Ring } from './rings.ts';
 import { ringSet, segmentGrid } from './segment-grid.ts';
 import { simplicityProblems, type SimplicityProblem } from './simplicity.ts';
-import { narrowChords, type NarrowChord } from './widths.ts';
+import { measureWidths, type NarrowChord, type Narrowest } from './widths.ts';
 
 export interface FinalRules {
   minOpeningMm: number;
@@ -13,6 +13,11 @@ export interface FinalRules {
   maxTipMm: number;
   /** Likewise for the corners of openings. */
   maxOpeningTipMm: number;
+  /**
+   * How far above each floor the narrowest metal and opening are looked for (`narrowest`); openings
+   * no farther than the larger floor. 0 or absent: only below the floors, where the check looks.
+   */
+  marginSearchMm?: number;
 }
 
 /** What the final geometry breaks, in file units (thousandths of a millimetre). */
@@ -24,6 +29,8 @@ export interface FinalProblems {
   islands: { x: number; y: number }[];
   detached: { x: number; y: number }[];
   notSimple: SimplicityProblem[];
+  /** No problem: the narrowest metal and opening the check measured, below or above their floors. */
+  narrowest: Narrowest;
 }
 
 /** Cells of the crossing search: a few segments long. */
@@ -78,12 +85,17 @@ export function checkFinalCuts(cuts: readonly FinalCut[], L: number, W: number, 
       notSimple.push({ kind: 'outside-strip', x, y, ring: set.ringOf[k]!, other: -1 });
   }
   const metal = metalLoops(cuts, L, W);
-  const chords = narrowChords(metal.loops, {
-    minMetal: rules.minMetalMm * UNITS_PER_MM,
-    minOpening: rules.minOpeningMm * UNITS_PER_MM,
-    maxMetalTip: rules.maxTipMm * UNITS_PER_MM,
-    maxOpeningTip: rules.maxOpeningTipMm * UNITS_PER_MM,
-  });
+  const widths = measureWidths(
+    metal.loops,
+    {
+      minMetal: rules.minMetalMm * UNITS_PER_MM,
+      minOpening: rules.minOpeningMm * UNITS_PER_MM,
+      maxMetalTip: rules.maxTipMm * UNITS_PER_MM,
+      maxOpeningTip: rules.maxOpeningTipMm * UNITS_PER_MM,
+    },
+    (rules.marginSearchMm ?? 0) * UNITS_PER_MM,
+  );
+  const chords = widths.narrow;
   return {
     thinMetal: chords.filter((c) => c.kind === 'metal'),
     narrowOpenings: chords.filter((c) => c.kind === 'opening'),
@@ -91,5 +103,6 @@ export function checkFinalCuts(cuts: readonly FinalCut[], L: number, W: number, 
     islands: metal.islands,
     detached: metal.detached,
     notSimple,
+    narrowest: widths.narrowest,
   };
 }
