@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { findingSchema, type Finding } from '../../core/contract/finding.ts';
 import { approvalSchema, priceSchema } from '../../core/contract/job.ts';
 import {
+  engineSchema,
   geometrySchema,
   marginsSchema,
   submissionStatuses,
@@ -68,6 +69,9 @@ const outputSchema = z.object({
     .describe('The link for the person to approve or decline; present once a submission is ready.'),
   approvalNote: z.string().nullable(),
   submissionsLeft: z.number().int().nonnegative().nullable(),
+  engine: engineSchema
+    .nullable()
+    .describe('What produced this outcome: the SHA-256 of the PNG, the engine version and the parameters in force.'),
   next: z.string(),
 });
 type Output = z.infer<typeof outputSchema>;
@@ -208,6 +212,7 @@ function outputFor(jobId: string, s: Submission, submissionsLeft: number | null)
     approval: s.approval,
     approvalNote: ready && s.approval ? HEBREW_NOTE : null,
     submissionsLeft,
+    engine: s.engine,
     next: ready
       ? 'Give the person the approval link and show them the preview. Then call check_approval no more often than the poll interval (30 s) to learn their decision.'
       : s.status === 'failed_validation'

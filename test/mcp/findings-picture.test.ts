@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import sharp from 'sharp';
+import packageJson from '../../package.json' with { type: 'json' };
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { designFixture } from '../fixtures/pipeline/designs.ts';
@@ -79,9 +81,14 @@ describe('submit_design and the findings picture', () => {
     expect(legend).toContain(`1. ${out.warnings[0].code} (warning)`);
   });
 
-  it('attaches only the preview to a clean ready design', async () => {
-    const result = await submit(await designFixture('clean-holes').png());
+  it('attaches only the preview to a clean ready design, and says which engine made it from which bytes', async () => {
+    const png = await designFixture('clean-holes').png();
+    const result = await submit(png);
     expect((result.structuredContent as any).status).toBe('ready');
+    expect((result.structuredContent as any).engine).toMatchObject({
+      inputSha256: createHash('sha256').update(png).digest('hex'),
+      version: packageJson.version,
+    });
     expect(images(result)).toHaveLength(1);
     expect(textOf(result)).not.toContain('Findings picture');
   });
