@@ -8,7 +8,7 @@ import type { PipelineOutcome } from './types.ts';
  * How close the final geometry came to the floors: its narrowest metal and narrowest opening as the
  * final check measured them (see `measureWidths`), each with its width, its floor and its place.
  * Below a floor (the check refused it) that is the narrowest refused place; above it, the
- * narrowest place up to `searchMm` above the floor (openings: up to the larger floor), else null.
+ * narrowest place up to `marginSearchMm` above the floor (openings: up to the larger floor), else null.
  */
 export function marginsOf(
   narrowest: Narrowest,
