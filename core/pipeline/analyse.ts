@@ -64,9 +64,6 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
     maxPixels: t.maxWorkPixels,
   });
   keepSeparations(raster, regions.keep, boxW, boxH);
-  // The kept crop (up to 24 MB) is not needed past here; every later stage runs now, even on a
-  // refused drawing, so let it go before their peak.
-  regions.keep = new Uint8Array(0);
   const floors = { minOpeningMm: manufacturing.minOpeningMm, minMetalMm: manufacturing.minMetalMm };
 
   const gate = gateOpenings(

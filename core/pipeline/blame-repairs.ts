@@ -1,5 +1,12 @@
 import type { Finding } from '../contract/finding.ts';
-import { finding, narrowestDetails, type FindingContext, type Location } from './findings.ts';
+import {
+  finding,
+  narrowestDetails,
+  placesMeet,
+  REPAIR_REACH_MM,
+  type FindingContext,
+  type Location,
+} from './findings.ts';
 
 /**
  * A refusal found right where the engine changed the drawing is the change's doing, and the agent
@@ -46,7 +53,7 @@ function blame(
 ): { warnings: Finding[]; errors: Finding[] } {
   const changed = warnings.find((w) => w.code === change)?.locations ?? [];
   if (changed.length === 0) return { warnings, errors };
-  const near = (place: Location, at: Location) => Math.hypot(place.x - at.x, place.y - at.y) <= place.r + at.r + 0.35;
+  const near = (place: Location, at: Location) => placesMeet(place, at, REPAIR_REACH_MM);
   const blamed = changed.filter((at) =>
     errors.some((e) => causes.includes(e.code) && e.locations?.some((place) => near(place, at))),
   );

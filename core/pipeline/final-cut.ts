@@ -1,6 +1,13 @@
 import type { Finding } from '../contract/finding.ts';
 import type { Margins } from '../contract/submission.ts';
-import { finding, narrowestDetails, type FindingContext, type Location } from './findings.ts';
+import {
+  finding,
+  narrowestDetails,
+  placesMeet,
+  REPAIR_REACH_MM,
+  type FindingContext,
+  type Location,
+} from './findings.ts';
 import { finalCuts, isClean, type FinalProblems, type FinalRules } from './final/check.ts';
 import { marginsOf } from './margins.ts';
 import { chordPlaces, pointPlace } from './final/places.ts';
@@ -91,9 +98,9 @@ export function traceFinalCuts(
   return { ...refuse(second.problems), thickened };
 }
 
-/** Whether a chord's middle lies at a place (within its circle and a bar's width more). */
+/** Whether a chord's middle lies at a place, within a repair's reach of its circle. */
 const chordAt = (c: NarrowChord, at: Location): boolean =>
-  Math.hypot((c.vx + c.qx) / 2 / UNITS_PER_MM - at.x, (c.vy + c.qy) / 2 / UNITS_PER_MM - at.y) <= at.r + 0.35;
+  placesMeet({ x: (c.vx + c.qx) / 2 / UNITS_PER_MM, y: (c.vy + c.qy) / 2 / UNITS_PER_MM, r: 0 }, at, REPAIR_REACH_MM);
 
 /** Whether `after` breaks something more than a millimetre from everything `before` broke. */
 function newProblems(before: FinalProblems, after: FinalProblems): boolean {

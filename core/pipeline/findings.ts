@@ -2,6 +2,16 @@ import type { Finding } from '../contract/finding.ts';
 
 export type Location = { x: number; y: number; r: number };
 
+/**
+ * How far a repair reaches past the place a finding names for it: half a 0.7 mm bridge or widened
+ * neck. A refusal within that of a repair's place is the repair's doing.
+ */
+export const REPAIR_REACH_MM = 0.35;
+
+/** Whether two places' circles come within `slackMm` of each other (0: they overlap). */
+export const placesMeet = (a: Location, b: Location, slackMm = 0): boolean =>
+  Math.hypot(a.x - b.x, a.y - b.y) <= a.r + b.r + slackMm;
+
 /** What the wording needs: the floors, and the agent's own pixels per millimetre once known. */
 export interface FindingContext {
   minOpeningMm: number;

@@ -1,15 +1,12 @@
 import type { Finding } from '../contract/finding.ts';
-import { finding, findingFacts, narrowestDetails, type FindingContext, type Location } from './findings.ts';
+import { finding, findingFacts, narrowestDetails, placesMeet, type FindingContext } from './findings.ts';
 import { MAX_LOCATIONS } from './spots.ts';
-
-/** Two places are one when their circles overlap (the same defect measured by two stages). */
-export const samePlace = (a: Location, b: Location): boolean => Math.hypot(a.x - b.x, a.y - b.y) <= a.r + b.r;
 
 /**
  * One finding per code and severity. Every stage now runs on what the earlier ones left, so a
  * defect can be found twice (a pinch by the gate on the raster and again by the final check on the
- * cutting file): the first finding keeps its wording and facts, and each later place that is not
- * the same as one already named is added, its count raised by one.
+ * cutting file): the first finding keeps its wording and facts, and each later place whose circle
+ * overlaps none already named is added, its count raised by one.
  */
 export function mergeAlike(findings: readonly Finding[], ctx: FindingContext): Finding[] {
   const merged: Finding[] = [];
@@ -21,7 +18,7 @@ export function mergeAlike(findings: readonly Finding[], ctx: FindingContext): F
     }
     const first = merged[at]!;
     const places = [...(first.locations ?? [])];
-    const added = (f.locations ?? []).filter((p) => !places.some((q) => samePlace(p, q)));
+    const added = (f.locations ?? []).filter((p) => !places.some((q) => placesMeet(p, q)));
     if (added.length === 0) continue;
     places.push(...added);
     const facts = { ...findingFacts(first) };

@@ -6,6 +6,7 @@ import { metalLoops } from '../../core/pipeline/final/metal-loops.ts';
 import { twiceArea, type FinalCut, type Ring } from '../../core/pipeline/final/rings.ts';
 import { ringSet, segmentGrid } from '../../core/pipeline/final/segment-grid.ts';
 import { simplicityProblems } from '../../core/pipeline/final/simplicity.ts';
+import { circle, cut, middle, rect, ring, type Pt } from './cut-shapes.ts';
 
 /**
  * The final check of the cutting file against its definition, on hand-made files in millimetres:
@@ -16,25 +17,9 @@ const rules = { minOpeningMm: 0.2, minMetalMm: 0.6, maxTipMm: 1, maxOpeningTipMm
 const L = 60;
 const W = 10;
 
-type Pt = [number, number];
-const ring = (points: Pt[]): Ring =>
-  Int32Array.from(points.flatMap(([x, y]) => [Math.round(x * 1000), Math.round(y * 1000)]));
-const cut = (outer: Pt[], ...holes: Pt[][]): FinalCut => ({ outer: ring(outer), holes: holes.map(ring) });
-const rect = (x: number, y: number, w: number, h: number): Pt[] => [
-  [x, y],
-  [x + w, y],
-  [x + w, y + h],
-  [x, y + h],
-];
-const circle = (cx: number, cy: number, r: number, n = 64): Pt[] =>
-  Array.from({ length: n }, (_, i) => [
-    cx + r * Math.cos((2 * Math.PI * i) / n),
-    cy + r * Math.sin((2 * Math.PI * i) / n),
-  ]);
 const check = (cuts: FinalCut[], length = L, width = W): FinalProblems =>
   checkFinalCuts(cuts, length * 1000, width * 1000, rules);
 const narrowest = (chords: { width: number }[]) => Math.min(...chords.map((c) => c.width)) / 1000;
-const middle = (c: { vx: number; qx: number; vy: number; qy: number }) => [(c.vx + c.qx) / 2000, (c.vy + c.qy) / 2000];
 
 describe('final check: metal between two boundaries', () => {
   it('finds a 0.35 mm web between two round holes, between them, and passes a 0.65 mm one', () => {

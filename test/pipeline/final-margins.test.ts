@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkFinalCuts, isClean, type FinalProblems } from '../../core/pipeline/final/check.ts';
-import type { FinalCut, Ring } from '../../core/pipeline/final/rings.ts';
+import type { FinalCut } from '../../core/pipeline/final/rings.ts';
+import { circle, cut, middle, rect, type Pt } from './cut-shapes.ts';
 
 /**
  * How close a cutting file came to the floors (`narrowest` of the final check), on hand-made files
@@ -13,25 +14,9 @@ const rules = { minOpeningMm: 0.2, minMetalMm: 0.6, maxTipMm: 1, maxOpeningTipMm
 const L = 60;
 const W = 10;
 
-type Pt = [number, number];
-const ring = (points: Pt[]): Ring =>
-  Int32Array.from(points.flatMap(([x, y]) => [Math.round(x * 1000), Math.round(y * 1000)]));
-const cut = (outer: Pt[]): FinalCut => ({ outer: ring(outer), holes: [] });
-const rect = (x: number, y: number, w: number, h: number): Pt[] => [
-  [x, y],
-  [x + w, y],
-  [x + w, y + h],
-  [x, y + h],
-];
-const circle = (cx: number, cy: number, r: number, n = 64): Pt[] =>
-  Array.from({ length: n }, (_, i) => [
-    cx + r * Math.cos((2 * Math.PI * i) / n),
-    cy + r * Math.sin((2 * Math.PI * i) / n),
-  ]);
 const check = (cuts: FinalCut[], search = rules.marginSearchMm): FinalProblems =>
   checkFinalCuts(cuts, L * 1000, W * 1000, { ...rules, marginSearchMm: search });
 const mm = (chord: { width: number } | undefined) => (chord ? chord.width / 1000 : undefined);
-const middle = (c: { vx: number; qx: number; vy: number; qy: number }) => [(c.vx + c.qx) / 2000, (c.vy + c.qy) / 2000];
 
 describe('final check margins: metal', () => {
   it('gives the web between two round holes as the narrowest metal, at the web', () => {

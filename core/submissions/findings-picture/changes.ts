@@ -169,21 +169,15 @@ export function changesPanel(
     const ay = boxY + s / 2;
     const aw = style.insetGapPx - 16;
     svg += `<path d="M${ax} ${ay}H${ax + aw}M${ax + aw - 8} ${ay - 7}L${ax + aw} ${ay}L${ax + aw - 8} ${ay + 7}" fill="none" stroke="${style.inkColour}" stroke-width="2.5" stroke-linecap="round" stroke-linejoin="round"/>`;
-    const capY = textY(boxY + s);
-    svg += textElement(
-      'DRAWN',
-      x + (s - textWidth('DRAWN', style.textCapPx)) / 2,
-      capY,
-      style.textCapPx,
-      style.mutedColour,
-    );
-    svg += textElement(
-      'CUT',
-      afterX + (s - textWidth('CUT', style.textCapPx)) / 2,
-      capY,
-      style.textCapPx,
-      style.mutedColour,
-    );
+    const caption = (text: string, left: number): string =>
+      textElement(
+        text,
+        left + (s - textWidth(text, style.textCapPx)) / 2,
+        textY(boxY + s),
+        style.textCapPx,
+        style.mutedColour,
+      );
+    svg += caption('DRAWN', x) + caption('CUT', afterX);
   });
 
   let height = gridTop - top + Math.ceil(insets.length / perRow) * cellH;
