@@ -13,7 +13,7 @@ import { marginsOf } from './margins.ts';
 import { chordPlaces, pointPlace } from './final/places.ts';
 import { thousandths, UNITS_PER_MM, type FinalCut } from './final/rings.ts';
 import type { NarrowChord } from './final/widths.ts';
-import { surveyAir } from './openings.ts';
+import { surveyAir, underFloor } from './openings.ts';
 import type { StripRaster } from './raster.ts';
 import { MAX_LOCATIONS } from './spots.ts';
 import { traceCuts } from './trace.ts';
@@ -82,7 +82,7 @@ export function traceFinalCuts(
   if (repairable.length === 0) return refuse(first.problems);
   const before = raster.data.slice();
   widenAtChords(raster, repairable, options.neckTargetMm);
-  if (surveyAir(raster, options.minOpeningMm).verdict.some((v) => v === 'narrow' || v === 'pinched')) {
+  if (surveyAir(raster, options.minOpeningMm).verdict.some(underFloor)) {
     raster.data.set(before);
     return refuse(first.problems);
   }

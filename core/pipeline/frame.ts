@@ -2,7 +2,7 @@ import type { Finding } from '../contract/finding.ts';
 import { distanceTransform } from './distance.ts';
 import { finding, type FindingContext, type Location } from './findings.ts';
 import { componentBoxes, componentMask, forRunsOf, labelComponents, type Labels } from './labels.ts';
-import { surveyAir, type AirSurvey } from './openings.ts';
+import { surveyAir, underFloor, type AirSurvey } from './openings.ts';
 import type { StripRaster } from './raster.ts';
 import { locate, MAX_LOCATIONS } from './spots.ts';
 import { surveyAroundWebs } from './local-survey.ts';
@@ -113,7 +113,7 @@ export function frameStrip(
   return { warnings, errors, air: survey, thickened: widened };
 }
 
-const spoils = (survey: AirSurvey): boolean => survey.verdict.some((v) => v === 'narrow' || v === 'pinched');
+const spoils = (survey: AirSurvey): boolean => survey.verdict.some(underFloor);
 
 /**
  * Where widening left an opening under the floor, undoes it at the thin places beside that
@@ -128,7 +128,7 @@ function undoWhereSpoiled(
   options: FrameOptions,
 ): { refused: Location[]; widened: Location[]; survey: AirSurvey } | undefined {
   const { w, h, mmPerPxX: sx, mmPerPxY: sy } = raster;
-  const spoiled = survey.boxes.filter((_, k) => survey.verdict[k] === 'narrow' || survey.verdict[k] === 'pinched');
+  const spoiled = survey.boxes.filter((_, k) => underFloor(survey.verdict[k]!));
   // A widening reaches at most the target width beyond its place's circle.
   const reach = (at: Location): number => at.r + options.neckTargetMm;
   const beside = (at: Location): boolean =>

@@ -1,5 +1,5 @@
 import { componentBoxes, labelAt, type ComponentBox, type Labels } from './labels.ts';
-import { surveyAir } from './openings.ts';
+import { surveyAir, underFloor } from './openings.ts';
 import type { StripRaster } from './raster.ts';
 import type { Web } from './webs.ts';
 
@@ -42,7 +42,7 @@ export function surveyAroundWebs(
     // Every opening wholly inside the window: the widened ones (whole, or in parts if widening cut
     // one in two) and any other, which the gate already left wide. Regions cut by the window's
     // edge are judged in a window of their own.
-    if (survey.verdict.some((v) => v === 'narrow' || v === 'pinched')) return { spoiled: true, fill: [] };
+    if (survey.verdict.some(underFloor)) return { spoiled: true, fill: [] };
     for (let j = 0; j < survey.residue.length; j++) {
       if (!survey.residue[j] || survey.verdict[labelAt(survey.air, j)] === 'edge') continue;
       fill.push((box.y0 + Math.floor(j / cw)) * w + box.x0 + (j % cw));

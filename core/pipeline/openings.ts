@@ -73,6 +73,10 @@ export function surveyAir(raster: StripRaster, minOpeningMm: number): AirSurvey 
   return { air, boxes: componentBoxes(air, w), verdict, residue, pinches, sharpPoints };
 }
 
+/** Whether an opening's verdict puts it under the floor somewhere (narrower everywhere, or pinched). */
+export const underFloor = (verdict: AirSurvey['verdict'][number]): boolean =>
+  verdict === 'narrow' || verdict === 'pinched';
+
 /**
  * The depth a band exactly `widthPx` wide reaches: a disc no wider than the floor itself, without
  * the pixel of margin of `depthForWidth` (a band W pixels wide has its deepest centre floor((W+1)/2)

@@ -1,7 +1,7 @@
 import type { Finding } from '../contract/finding.ts';
 import { finding, type FindingContext, type Location } from './findings.ts';
 import { componentBoxes, firstInRow, forRunsOf, labelAt, labelComponents } from './labels.ts';
-import { surveyAir, type AirSurvey } from './openings.ts';
+import { surveyAir, underFloor, type AirSurvey } from './openings.ts';
 import type { StripRaster } from './raster.ts';
 import { locate, MAX_LOCATIONS } from './spots.ts';
 import { thinMetal, type ReinforceOptions } from './reinforce.ts';
@@ -71,7 +71,7 @@ export function validateStrip(
   // The gate left only openings at least the floor wide; only framing can have changed that.
   if (framed && !framed.air) return { warnings, errors };
   const air = framed?.air ?? surveyAir(raster, options.minOpeningMm);
-  const pinched = air.verdict.filter((v) => v === 'narrow' || v === 'pinched').length;
+  const pinched = air.verdict.filter(underFloor).length;
   if (pinched > 0) {
     const locations = air.pinches.slice(0, MAX_LOCATIONS).map((b) => locate(b, raster, options.minOpeningMm));
     errors.push(finding('OPENING_TOO_SMALL', { count: pinched }, ctx, { locations }));
