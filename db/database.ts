@@ -57,7 +57,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   });
   if (options.url.startsWith('file:')) {
     // WAL lets reads proceed while a write transaction is open; it persists in the file.
-    await client.execute('PRAGMA journal_mode = WAL');
+    await switchToWal(client);
   }
   const orm = drizzle(client, { schema });
   // Nothing else can write yet: the database is handed out only after its migrations.
@@ -68,6 +68,24 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     write: (fn) => queue.run(fn),
     close: () => client.close(),
   };
+}
+
+/**
+ * Two instances opening a fresh file at once both switch it to WAL. The switch takes the file's
+ * exclusive lock, and one that finds the other mid-switch (or migrating in the old journal mode)
+ * gets SQLITE_BUSY at once: SQLite does not wait in the busy handler where waiting could deadlock.
+ * So the switch is tried again after a short pause; the other instance is done within milliseconds.
+ */
+async function switchToWal(client: Client, attempts = 5): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await client.execute('PRAGMA journal_mode = WAL');
+      return;
+    } catch (error) {
+      if (attempt >= attempts || (error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    }
+  }
 }
 
 /**
