@@ -73,6 +73,15 @@ export const configSchema = z.strictObject({
     sessionTtlDays: positive,
     minPasswordLength: z.number().int().min(8),
   }),
+  /** Streamable HTTP MCP sessions (held in the process); not part of the agent contract. */
+  mcp: z.strictObject({
+    maxSessions: z.number().int().positive(),
+    sessionsPerAddress: z.number().int().positive(),
+    sessionsPerHourPerAddress: count,
+    idleMinutes: positive,
+    /** Origins besides SITE_URL's that may call `/mcp` from a browser (e.g. a hosted inspector). */
+    allowedOrigins: z.array(z.url()),
+  }),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -160,6 +169,13 @@ export const defaultConfig: Config = {
     note: 'The approval page is in Hebrew (right-to-left). Tell the person so when you give them the link.',
   },
   site: { signInPerHourPerAddress: 30, signInPerHourPerEmail: 10, sessionTtlDays: 30, minPasswordLength: 8 },
+  mcp: {
+    maxSessions: 1000,
+    sessionsPerAddress: 20,
+    sessionsPerHourPerAddress: 120,
+    idleMinutes: 20,
+    allowedOrigins: [],
+  },
 };
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

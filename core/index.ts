@@ -76,6 +76,8 @@ export interface Core {
   resolveAgentJob(scope: AgentScope, ref: AgentJobRef): Promise<Result<AgentJob>>;
   /** Drops a closed or expired session's handles. */
   forgetAgentSession(sessionKey: string): Promise<void>;
+  /** An MCP client opening a streamable HTTP session: counted per address, refused past the hour's limit. */
+  admitAgentSession(clientAddress: string): Promise<Result<void>>;
   /** One retention and crash-recovery pass at the clock's now; safe on several instances at once. */
   sweep(): Promise<SweepReport>;
   /** True once no upload is being processed here, false if some still run after `timeoutMs`. */
@@ -113,6 +115,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     rememberAgentJob: (sessionKey, jobId, jobSecret) => rememberAgentJob(deps, { sessionKey, jobId, jobSecret }),
     resolveAgentJob: (scope, ref) => resolveAgentJob(deps, scope, ref),
     forgetAgentSession: (sessionKey) => forgetAgentSession(deps, sessionKey),
+    admitAgentSession: (clientAddress) => limiter.mcpSession(clientAddress),
     sweep: () => sweep(deps),
     uploadsSettled: (timeoutMs) => uploads.settled(timeoutMs),
   };

@@ -6,10 +6,12 @@ import { MINUTE, systemClock, type Clock } from '../core/clock.ts';
 import type { Core } from '../core/index.ts';
 import { errorText, type Logger } from '../core/logger.ts';
 import { cryptoRandomness, type Randomness } from '../core/randomness.ts';
+import { addressGroup } from '../core/limits/address-group.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { readCapped } from '../http/read-body.ts';
 import { createMcpServer } from './server.ts';
 import { requestOriginCheck } from './origin-check.ts';
+import { roomFor, type HeldSession } from './session-share.ts';
 
 export const MCP_PATH = '/mcp';
 
@@ -21,10 +23,6 @@ export interface McpHttpOptions {
   /** Drives session expiry; the system clock unless a test moves time itself. */
   clock?: Clock;
   random?: Randomness;
-  /** A session unused this long is closed; its next request gets 404 and the client starts a new one. */
-  idleTimeoutMs?: number;
-  /** Sessions held by this process at most; an initialize beyond it answers 503. */
-  maxSessions?: number;
 }
 
 export interface McpSessions {
@@ -34,40 +32,45 @@ export interface McpSessions {
   closeAll(): Promise<void>;
 }
 
-interface Session {
+interface Session extends HeldSession {
   transport: WebStandardStreamableHTTPServerTransport;
   server: McpServer;
   sessionKey: string;
-  lastSeen: number;
 }
 
-const DEFAULT_IDLE_MS = 60 * MINUTE;
-const DEFAULT_MAX_SESSIONS = 1000;
 const MAX_INITIALIZE_BYTES = 64 * 1024;
+/** An initialize is answered in milliseconds, so a burst that fills a share clears at once. */
+const BUSY_RETRY_SEC = 2;
 /** Base64 of the largest PNG the service takes, plus the JSON-RPC around it. */
 const bodyCap = (maxPngBytes: number) => Math.ceil((maxPngBytes * 4) / 3) + 64 * 1024;
 
-const rpcError = (status: number, code: number, message: string): Response =>
+const rpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}): Response =>
   new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
     status,
-    headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers },
   });
+
+/** 404 for an unknown, expired or foreign session id alike: the client starts a new session. */
+const sessionNotFound = () => rpcError(404, -32001, 'Session not found; start a new session with initialize.');
 
 /**
  * Streamable HTTP MCP at `/mcp` on the service: one SDK web-standard transport and one MCP server
  * per session, session ids minted here, idle sessions closed, Host and Origin checked against the
- * site URL (DNS-rebinding protection). Job state lives in the database, not in the session.
+ * site URL (DNS-rebinding protection). A session answers only the address group that opened it,
+ * and each group holds a bounded share of the sessions (session-share.ts). Job state lives in
+ * the database, not in the session.
  */
 export function registerMcpRoutes(app: Hono, options: McpHttpOptions): McpSessions {
   const clock = options.clock ?? systemClock;
   const random = options.random ?? cryptoRandomness;
-  const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_MS;
-  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
-  const originCheck = requestOriginCheck(options.core.urls.siteUrl, options.trustProxy);
+  const limits = options.core.config.mcp;
+  const idleTimeoutMs = limits.idleMinutes * MINUTE;
+  const shares = { perAddress: limits.sessionsPerAddress, total: limits.maxSessions };
+  const originCheck = requestOriginCheck(options.core.urls.siteUrl, options.trustProxy, limits.allowedOrigins);
   const sessions = new Map<string, Session>();
   let timer: ReturnType<typeof setInterval> | undefined;
 
-  async function end(id: string, reason: 'expired' | 'closed'): Promise<void> {
+  async function end(id: string, reason: 'expired' | 'closed' | 'evicted'): Promise<void> {
     const session = sessions.get(id);
     if (!session) return;
     sessions.delete(id);
@@ -94,7 +97,7 @@ export function registerMcpRoutes(app: Hono, options: McpHttpOptions): McpSessio
     timer.unref();
   }
 
-  async function open(c: Context): Promise<Response> {
+  async function open(c: Context, address: string): Promise<Response> {
     const raw = await readCapped(c.req.raw.body, MAX_INITIALIZE_BYTES);
     if (raw === 'too-large') return rpcError(413, -32000, 'Request body too large.');
     if (raw === 'cut-off') return rpcError(400, -32700, 'Parse error: the body ended early.');
@@ -107,32 +110,49 @@ export function registerMcpRoutes(app: Hono, options: McpHttpOptions): McpSessio
     if (!isInitializeRequest(body)) {
       return rpcError(400, -32000, 'Bad Request: no valid Mcp-Session-Id header; send initialize first.');
     }
+    const admitted = await options.core.admitAgentSession(address);
+    if (!admitted.ok) {
+      const { message, agent_instruction, retryAfterSec } = admitted.error;
+      const retry: Record<string, string> = retryAfterSec === undefined ? {} : { 'retry-after': String(retryAfterSec) };
+      return rpcError(429, -32000, [message, agent_instruction].filter(Boolean).join(' '), retry);
+    }
     await sweep();
-    if (sessions.size >= maxSessions) return rpcError(503, -32000, 'Too many MCP sessions; try again later.');
 
+    // The place is taken before anything is awaited, so initializes sent at once from one address
+    // cannot all see room in its share.
+    const group = addressGroup(address);
+    const room = roomFor(sessions, group, shares);
+    if (room.kind === 'busy') {
+      return rpcError(503, -32000, 'Too many MCP sessions are being opened at once; try again in a few seconds.', {
+        'retry-after': String(BUSY_RETRY_SEC),
+      });
+    }
     const id = random.uuid();
+    const sessionKey = `http:${id}`;
     const session: Session = {
       transport: new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => id,
-        onsessioninitialized: () => {
-          sessions.set(id, session);
-          startTimer();
-        },
         onsessionclosed: () => end(id, 'closed'),
         maxRequestBodySize: bodyCap(options.core.config.image.maxBytes),
       }),
       server: createMcpServer(options.core, {
-        sessionKey: `http:${id}`,
-        clientAddress: clientAddress(c, options.trustProxy),
+        sessionKey,
+        clientAddress: address,
         transport: 'http',
         log: options.log,
       }),
-      sessionKey: `http:${id}`,
+      sessionKey,
+      group,
       lastSeen: clock.now(),
+      opening: true,
     };
+    if (room.kind === 'evict') void end(room.id, 'evicted');
+    sessions.set(id, session);
+    startTimer();
     await session.server.connect(session.transport);
     const response = await session.transport.handleRequest(c.req.raw, { parsedBody: body });
-    if (!sessions.has(id)) await session.server.close();
+    session.opening = false;
+    if (session.transport.sessionId === undefined) await end(id, 'closed');
     return response;
   }
 
@@ -142,15 +162,22 @@ export function registerMcpRoutes(app: Hono, options: McpHttpOptions): McpSessio
     const refusal = originCheck(c.req.raw);
     if (refusal) return rpcError(403, -32000, `Forbidden: ${refusal}`);
 
+    const address = clientAddress(c, options.trustProxy);
     const id = c.req.header('mcp-session-id');
     if (id === undefined) {
       if (c.req.method !== 'POST') return rpcError(400, -32000, 'Bad Request: no Mcp-Session-Id header.');
-      return open(c);
+      return open(c, address);
     }
     await sweep();
     const session = sessions.get(id);
     // Unknown or expired: 404 tells the client to start a new session (MCP 2025-11-25).
-    if (!session) return rpcError(404, -32001, 'Session not found; start a new session with initialize.');
+    if (!session) return sessionNotFound();
+    // A session id is a bearer token for the session's jobs: one seen from elsewhere is not
+    // honoured, and the owner's session stays open.
+    if (addressGroup(address) !== session.group) {
+      options.log.warn({ msg: 'mcp session id presented from another address' });
+      return sessionNotFound();
+    }
     session.lastSeen = clock.now();
     return session.transport.handleRequest(c.req.raw);
   });

@@ -9,13 +9,20 @@ const hostnameOf = (value: string, prefix = ''): string | undefined => {
 };
 
 /**
- * DNS-rebinding protection for the MCP endpoint: the Host (port-agnostic) must be the site's,
- * and an Origin, when a browser sends one, must be the site's origin. A loopback site also
- * accepts the other loopback names, so local hosts and the inspector can connect.
+ * DNS-rebinding protection for the MCP endpoint: the Host (port-agnostic) must be the site's
+ * (a loopback site also accepts the other loopback names, which only this machine can use), and
+ * an Origin, when a browser sends one, must be the site's origin or one configured in
+ * `mcp.allowedOrigins`. A loopback site gets no wider Origin: any page served from this machine,
+ * on any port, would otherwise drive the service from the browser of whoever runs it.
  * Answers the reason for a refusal, or undefined.
  */
-export function requestOriginCheck(siteUrl: string, trustProxy: boolean): (request: Request) => string | undefined {
+export function requestOriginCheck(
+  siteUrl: string,
+  trustProxy: boolean,
+  extraOrigins: readonly string[] = [],
+): (request: Request) => string | undefined {
   const site = new URL(siteUrl);
+  const origins = new Set([site.origin, ...extraOrigins.map((origin) => new URL(origin).origin)]);
   const siteHost = site.hostname.toLowerCase();
   const loopbackSite = LOOPBACK.has(siteHost);
   const allowedHost = (hostname: string | undefined) =>
@@ -35,8 +42,6 @@ export function requestOriginCheck(siteUrl: string, trustProxy: boolean): (reque
     } catch {
       return 'Origin header not allowed.';
     }
-    if (parsed.origin === site.origin) return undefined;
-    if (loopbackSite && LOOPBACK.has(parsed.hostname.toLowerCase())) return undefined;
-    return 'Origin header not allowed.';
+    return origins.has(parsed.origin) ? undefined : 'Origin header not allowed.';
   };
 }

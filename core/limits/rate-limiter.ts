@@ -6,6 +6,7 @@ import { coreError, type CoreError } from '../errors.ts';
 import type { KeyedHash } from '../keyed-hash.ts';
 import { errorText, type Logger } from '../logger.ts';
 import { err, ok, type Result } from '../result.ts';
+import { addressGroup } from './address-group.ts';
 import { readReport, type CheckedBucket, type RateLimitObserver, type RateLimitReport } from './rate-report.ts';
 import { retryAfter, windowStart, type Window } from './windows.ts';
 
@@ -17,7 +18,8 @@ export type BucketName =
   | 'globalSubmissionsPerDay'
   | 'adoptsPerHourPerAccount'
   | 'signInPerHourPerAddress'
-  | 'signInPerHourPerEmail';
+  | 'signInPerHourPerEmail'
+  | 'mcpSessionsPerHourPerAddress';
 
 interface BucketSpec {
   window: Window;
@@ -77,6 +79,12 @@ const specs: Record<BucketName, BucketSpec> = {
     label: 'sign-in attempts per email per hour',
     request: 'sign-in',
   },
+  mcpSessionsPerHourPerAddress: {
+    window: 'hour',
+    limit: (c) => c.mcp.sessionsPerHourPerAddress,
+    label: 'MCP sessions opened per address per hour',
+    request: 'initialize',
+  },
 };
 
 const FAIL_CLOSED_RETRY_SEC = 30;
@@ -100,6 +108,8 @@ export interface RateLimiter {
   adopt(accountId: string, observe?: RateLimitObserver): Promise<Result<void>>;
   /** Sign-in attempts, per address then per email (keyed hashes, never the values). */
   signIn(clientAddress: string, email: string): Promise<Result<void>>;
+  /** An MCP `initialize` over streamable HTTP: each one opens a session the process holds. */
+  mcpSession(clientAddress: string): Promise<Result<void>>;
   /** The refusal when the store cannot record a hit (fail closed); logs the cause. */
   storeUnreachable(cause: unknown): CoreError;
 }
@@ -192,7 +202,8 @@ export function createRateLimiter(deps: {
     });
   }
 
-  const address = (clientAddress: string) => keyedHash('client', clientAddress).slice(0, 32);
+  // Per-address buckets count an IPv6 client by its /64 (address-group.ts).
+  const address = (clientAddress: string) => keyedHash('client', addressGroup(clientAddress)).slice(0, 32);
 
   return {
     jobCreation: (clientAddress, tx, observe) =>
@@ -220,6 +231,7 @@ export function createRateLimiter(deps: {
         { name: 'signInPerHourPerAddress', scope: address(clientAddress) },
         { name: 'signInPerHourPerEmail', scope: keyedHash('email', email).slice(0, 32) },
       ]),
+    mcpSession: (clientAddress) => take([{ name: 'mcpSessionsPerHourPerAddress', scope: address(clientAddress) }]),
     storeUnreachable,
   };
 }

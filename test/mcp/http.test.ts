@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Hono } from 'hono';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { ManualClock, MINUTE } from '../../core/clock.ts';
 import { silentLogger } from '../../core/logger.ts';
 import { registerMcpRoutes } from '../../mcp/http.ts';
@@ -189,16 +189,21 @@ describe('streamable HTTP at /mcp', () => {
 });
 
 describe('session expiry', () => {
-  it('closes a session idle past the timeout; its next request gets 404', async () => {
+  it('closes a session idle past the configured idle minutes; its next request gets 404', async () => {
     const clock = new ManualClock();
+    const idle = await startService({ config: { mcp: { idleMinutes: 10 } } });
     const app = new Hono();
     const sessions = registerMcpRoutes(app, {
-      core: service.core,
+      core: idle.core,
       log: silentLogger,
       apiEnabled: true,
       trustProxy: false,
       clock,
-      idleTimeoutMs: 10 * MINUTE,
+    });
+    onTestFinished(async () => {
+      await sessions.closeAll();
+      await idle.close();
+      removeDir(idle.dir);
     });
     const headers = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
     const init = await app.request(`${SITE}/mcp`, { method: 'POST', headers, body: initializeBody });
