@@ -3,13 +3,13 @@ import type { Context } from 'hono';
 /**
  * A redirect target from a `next` parameter, or `undefined` when it is not one of our own paths.
  * Only a same-site relative path is accepted: it starts with `/`, and not `//` or `/\` (which
- * browsers read as another host); no backslashes, control characters or spaces anywhere.
+ * browsers read as another host); no backslashes anywhere, and nothing but printable ASCII, since
+ * it becomes a `Location` header (our own links percent-encode everything else).
  */
 export function safeNext(value: unknown): string | undefined {
   if (typeof value !== 'string' || value.length === 0 || value.length > 2048) return undefined;
   if (!value.startsWith('/') || value.startsWith('//')) return undefined;
-  // eslint-disable-next-line no-control-regex
-  if (/[\\\u0000-\u0020\u007f]/.test(value)) return undefined;
+  if (/[^\x21-\x7e]|\\/.test(value)) return undefined;
   return value;
 }
 

@@ -190,6 +190,8 @@ describe('page rendering (hand-made views)', () => {
     ['a/b', undefined],
     ['/a b', undefined],
     ['/a\tb', undefined],
+    ['/\u3002x', undefined],
+    ['/a%E3%80%82x', '/a%E3%80%82x'],
     ['', undefined],
     [undefined, undefined],
   ])('next=%j is accepted as %j', (value, expected) => {
