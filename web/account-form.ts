@@ -80,6 +80,12 @@ ${passwordHint}
   });
 }
 
+/**
+ * The form's pages send the referrer to our own origin only (never elsewhere, so the `next` in their
+ * address stays ours), which makes browsers put the real Origin on the form's post instead of `null`.
+ */
+const ACCOUNT_FORM_HEADERS = { 'referrer-policy': 'same-origin' };
+
 type AccountCall = (input: { email: string; password: string; clientAddress: string }) => Promise<Result<SignedIn>>;
 
 /** GET of the sign-in or sign-up page: the form, or a "continue" link for someone already signed in. */
@@ -92,7 +98,7 @@ export async function showAccountForm(c: Context, web: Web, kind: AccountFormInp
     next: safeNext(c.req.query('next')),
     minPasswordLength: web.core.config.site.minPasswordLength,
   });
-  return htmlResponse(html, 200);
+  return htmlResponse(html, 200, ACCOUNT_FORM_HEADERS);
 }
 
 /**
@@ -107,7 +113,7 @@ export async function submitAccountForm(
   call: AccountCall,
 ): Promise<Response> {
   const { core } = web;
-  if (isCrossSite(c, core.urls.siteUrl)) return crossSitePage();
+  if (isCrossSite(c, core.urls.siteUrl, 'foreign')) return crossSitePage();
   const fields = await formFields(c);
   const next = safeNext(fields.next);
   const email = fields.email ?? '';
@@ -132,5 +138,5 @@ export async function submitAccountForm(
   const html = renderAccountForm({ kind, viewer: undefined, next, email, error, minPasswordLength: min });
   const retry: Record<string, string> =
     throttled && result.error.retryAfterSec !== undefined ? { 'retry-after': String(result.error.retryAfterSec) } : {};
-  return htmlResponse(html, throttled ? 429 : 400, retry);
+  return htmlResponse(html, throttled ? 429 : 400, { ...ACCOUNT_FORM_HEADERS, ...retry });
 }

@@ -35,3 +35,41 @@ describe('next on the account forms', () => {
     expect(html).not.toContain('。');
   });
 });
+
+describe('where the account forms may be posted from', () => {
+  const fields = { email: 'person@example.com', password: PASSWORD };
+
+  it.each(['/signin', '/signup'])(
+    'POST %s with Origin: null and no Sec-Fetch-Site is refused with the cross-site page',
+    async (path) => {
+      await service.core.signUp({ ...fields, clientAddress: '192.0.2.1' });
+      const response = await postForm(path, { ...fields, email: 'other@example.com' }, { origin: 'null' });
+      expect(response.status).toBe(403);
+      expect(response.headers.get('set-cookie')).toBeNull();
+      expect(await response.text()).toContain(he.crossSite.title);
+      const signIn = await postForm('/signin', fields, { origin: 'null' });
+      expect(signIn.status).toBe(403);
+      const { rows } = await service.db.orm.$client.execute('SELECT count(*) AS n FROM sessions');
+      expect(Number(rows[0]!.n)).toBe(1);
+    },
+  );
+
+  it('Origin: null passes when Sec-Fetch-Site says same-origin', async () => {
+    const response = await postForm('/signup', fields, { origin: 'null', 'sec-fetch-site': 'same-origin' });
+    expect(response.status).toBe(303);
+    expect(response.headers.get('set-cookie')).toMatch(/^jds=/);
+  });
+
+  it('the sign-in and sign-up pages send Referrer-Policy: same-origin, so their own posts carry the site’s Origin', async () => {
+    for (const path of ['/signin', '/signup', '/signin?next=%2Fa%2Fabc']) {
+      const response = await service.fetch(path);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('referrer-policy'), path).toBe('same-origin');
+    }
+    const refused = await postForm('/signin', { ...fields, password: 'not the password' });
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('referrer-policy')).toBe('same-origin');
+    // Every other page keeps sending no referrer at all.
+    expect((await service.fetch('/')).headers.get('referrer-policy')).toBe('no-referrer');
+  });
+});
