@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { COMMON_PASSWORD_REFUSAL } from '../core/handoff/accounts.ts';
 import { servicePerTest } from './helpers/service.ts';
 
 const service = servicePerTest();
@@ -54,6 +55,19 @@ describe('accounts and sessions', () => {
       const result = await service.core.signUp(creds(email, password));
       expect(result.ok ? 'ok' : result.error.code).toBe('INVALID_REQUEST');
     }
+  });
+
+  it('refuses a password from the common-password list whatever its case, width or surrounding spaces', async () => {
+    for (const password of ['12345678', 'password', 'PassWord1', ' iloveyou ', 'ｐａｓｓｗｏｒｄ', 'trustno1']) {
+      const result = await service.core.signUp(creds('dana@example.com', password));
+      expect(result.ok ? 'ok' : [result.error.code, result.error.message], password).toEqual([
+        'INVALID_REQUEST',
+        COMMON_PASSWORD_REFUSAL,
+      ]);
+    }
+    const { rows } = await service.db.orm.$client.execute('SELECT count(*) AS n FROM accounts');
+    expect(Number(rows[0]!.n)).toBe(0);
+    expect((await service.core.signUp(creds('dana@example.com'))).ok).toBe(true);
   });
 
   it('throttles sign-in attempts per email and per address', async () => {

@@ -1,4 +1,6 @@
 import type { Context } from 'hono';
+import type { CoreError } from '../core/errors.ts';
+import { COMMON_PASSWORD_REFUSAL } from '../core/handoff/accounts.ts';
 import type { SignedIn } from '../core/handoff/types.ts';
 import type { Result } from '../core/result.ts';
 import type { Web } from './context.ts';
@@ -86,6 +88,13 @@ ${passwordHint}
  */
 const ACCOUNT_FORM_HEADERS = { 'referrer-policy': 'same-origin' };
 
+/** The Hebrew words for a refusal: throttled, a common password, or the one generic message. */
+function refusalText(kind: AccountFormInput['kind'], error: CoreError, min: string): string {
+  if (error.code === 'RATE_LIMITED') return kind === 'signup' ? he.signUp.throttled : he.signIn.throttled;
+  if (kind === 'signin') return he.signIn.failed;
+  return error.message === COMMON_PASSWORD_REFUSAL ? he.signUp.commonPassword : he.signUp.failed(min);
+}
+
 type AccountCall = (input: { email: string; password: string; clientAddress: string }) => Promise<Result<SignedIn>>;
 
 /** GET of the sign-in or sign-up page: the form, or a "continue" link for someone already signed in. */
@@ -103,8 +112,8 @@ export async function showAccountForm(c: Context, web: Web, kind: AccountFormInp
 
 /**
  * POST of the sign-in or sign-up form: on success a new session cookie (an earlier session on
- * this browser is ended) and 303 to `next`; otherwise the form again with a generic message,
- * 400 (429 when throttled, 503 when the account store cannot answer).
+ * this browser is ended) and 303 to `next`; otherwise the form again with a generic message (or
+ * why a sign-up's password will not do), 400 (429 when throttled, 503 when the account store cannot answer).
  */
 export async function submitAccountForm(
   c: Context,
@@ -127,14 +136,7 @@ export async function submitAccountForm(
   if (code === 'AUTH_UNAVAILABLE') return unavailablePage();
   const min = core.config.site.minPasswordLength;
   const throttled = code === 'RATE_LIMITED';
-  const error =
-    kind === 'signup'
-      ? throttled
-        ? he.signUp.throttled
-        : he.signUp.failed(String(min))
-      : throttled
-        ? he.signIn.throttled
-        : he.signIn.failed;
+  const error = refusalText(kind, result.error, String(min));
   const html = renderAccountForm({ kind, viewer: undefined, next, email, error, minPasswordLength: min });
   const retry: Record<string, string> =
     throttled && result.error.retryAfterSec !== undefined ? { 'retry-after': String(result.error.retryAfterSec) } : {};

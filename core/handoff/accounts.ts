@@ -6,12 +6,16 @@ import type { CoreDeps } from '../deps.ts';
 import { coreError, invalidRequest } from '../errors.ts';
 import { sha256Hex } from '../jobs/secrets.ts';
 import { err, ok, type Result } from '../result.ts';
+import { isCommonPassword } from './common-passwords.ts';
 import { DECOY_PASSWORD_HASH, hashPassword, verifyPassword } from './passwords.ts';
 import type { SessionAccount, SignedIn } from './types.ts';
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,}$/;
 /** The same words for a wrong email and a wrong password: no answer reveals an account. */
 const WRONG_CREDENTIALS = 'Email or password is incorrect.';
+/** Sign-up's refusal of a listed password; the site's page explains it in its own words. */
+export const COMMON_PASSWORD_REFUSAL =
+  'This password is on a list of common and leaked passwords, so it is easy to guess. Choose another.';
 
 export interface Credentials {
   email: string;
@@ -28,6 +32,7 @@ export async function signUp(deps: CoreDeps, input: Credentials): Promise<Result
   if (input.password.length < minPasswordLength || input.password.length > 1024) {
     return err(invalidRequest(`The password must be at least ${minPasswordLength} characters long.`));
   }
+  if (isCommonPassword(input.password)) return err(invalidRequest(COMMON_PASSWORD_REFUSAL));
   const limited = await deps.limiter.signIn(input.clientAddress, email);
   if (!limited.ok) return limited;
   const id = deps.random.uuid();

@@ -36,6 +36,27 @@ describe('next on the account forms', () => {
   });
 });
 
+describe('sign-up passwords', () => {
+  it('a common password is refused with a Hebrew reason, and nothing is created', async () => {
+    for (const password of ['12345678', 'password', 'Password']) {
+      const response = await postForm('/signup', { email: 'person@example.com', password });
+      expect(response.status, password).toBe(400);
+      expect(response.headers.get('set-cookie')).toBeNull();
+      const html = await response.text();
+      expect(html).toContain(he.signUp.commonPassword);
+      expect(html).not.toContain(he.signUp.failed('8'));
+    }
+    const { rows } = await service.db.orm.$client.execute('SELECT count(*) AS n FROM accounts');
+    expect(Number(rows[0]!.n)).toBe(0);
+  });
+
+  it('the sign-up page says before the first try that a common password will not do', async () => {
+    const html = await (await service.fetch('/signup')).text();
+    expect(html).toContain(he.signUp.passwordHint('8'));
+    expect(he.signUp.passwordHint('8')).toContain('נפוצה');
+  });
+});
+
 describe('where the account forms may be posted from', () => {
   const fields = { email: 'person@example.com', password: PASSWORD };
 
