@@ -33,7 +33,7 @@ export async function signUp(deps: CoreDeps, input: Credentials): Promise<Result
     return err(invalidRequest(`The password must be at least ${minPasswordLength} characters long.`));
   }
   if (isCommonPassword(input.password)) return err(invalidRequest(COMMON_PASSWORD_REFUSAL));
-  const limited = await deps.limiter.signIn(input.clientAddress, email);
+  const limited = await deps.limiter.signUp(input.clientAddress);
   if (!limited.ok) return limited;
   const id = deps.random.uuid();
   const passwordHash = await hashPassword(input.password, deps.random);
@@ -51,11 +51,14 @@ export async function signUp(deps: CoreDeps, input: Credentials): Promise<Result
 
 export async function signIn(deps: CoreDeps, input: Credentials): Promise<Result<SignedIn>> {
   const email = normalise(input.email);
-  const limited = await deps.limiter.signIn(input.clientAddress, email);
-  if (!limited.ok) return limited;
+  const attempt = await deps.limiter.signIn(input.clientAddress, email);
+  if (!attempt.ok) return attempt;
   const [account] = await deps.db.orm.select().from(accounts).where(eq(accounts.email, email));
+  // An unknown email is checked against a decoy hash and counted as failed like a wrong password,
+  // so neither the time taken nor the throttling says whether the account exists.
   const matches = await verifyPassword(input.password, account?.passwordHash ?? DECOY_PASSWORD_HASH);
   if (!account || !matches) return err(invalidRequest(WRONG_CREDENTIALS));
+  await attempt.value.passed();
   return ok({ accountId: account.id, email, sessionToken: await startSession(deps, account.id) });
 }
 

@@ -7,12 +7,17 @@ const PASSWORD = 'correct horse battery';
 
 const service = servicePerTest();
 
-const postForm = (path: string, fields: Record<string, string>, headers: Record<string, string> = { origin: SITE }) =>
-  service.fetch(path, {
-    method: 'POST',
-    headers: { 'content-type': FORM, ...headers },
-    body: new URLSearchParams(fields).toString(),
-  });
+const postForm = (
+  path: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = { origin: SITE },
+  address?: string,
+) =>
+  service.fetch(
+    path,
+    { method: 'POST', headers: { 'content-type': FORM, ...headers }, body: new URLSearchParams(fields).toString() },
+    address,
+  );
 
 describe('next on the account forms', () => {
   it('a sign-up whose next is not ASCII (/%E3%80%82x) goes home with its session, never a 500', async () => {
@@ -54,6 +59,25 @@ describe('sign-up passwords', () => {
     const html = await (await service.fetch('/signup')).text();
     expect(html).toContain(he.signUp.passwordHint('8'));
     expect(he.signUp.passwordHint('8')).toContain('נפוצה');
+  });
+});
+
+describe('sign-in throttling through the form', () => {
+  it('wrong passwords for someone’s email from other addresses leave their own sign-in working', async () => {
+    const fields = { email: 'person@example.com', password: PASSWORD };
+    await service.core.signUp({ ...fields, clientAddress: '192.0.2.1' });
+    for (let i = 0; i < 12; i++) {
+      const wrong = await postForm(
+        '/signin',
+        { ...fields, password: 'not the password' },
+        undefined,
+        `198.51.100.${i}`,
+      );
+      expect(wrong.status).toBe(400);
+    }
+    const own = await postForm('/signin', fields, undefined, '203.0.113.5');
+    expect(own.status).toBe(303);
+    expect(own.headers.get('set-cookie')).toMatch(/^jds=/);
   });
 });
 
