@@ -64,6 +64,13 @@ describe('sign-in throttling', () => {
     expect(await signIn(DANA, PASSWORD, address)).toBe('ok');
   });
 
+  it('failures from one IPv6 /64 count as one address’s, whichever addresses in it they came from', async () => {
+    await signUpDana();
+    for (let i = 1; i <= 5; i++) expect(await signIn(DANA, WRONG, `2001:db8:1:2::${i}`)).toBe('INVALID_REQUEST');
+    expect(await signIn(DANA, PASSWORD, '2001:db8:1:2:a9f1::7')).toBe('RATE_LIMITED');
+    expect(await signIn(DANA, PASSWORD, '2001:db8:1:3::1')).toBe('ok');
+  });
+
   it('a right password is not a failure: sign-ins that succeed never fill the failure buckets', async () => {
     await signUpDana();
     const address = '203.0.113.40';
