@@ -69,7 +69,8 @@ export const configSchema = z.strictObject({
   /** The people's site; not part of the agent contract, so not published in capabilities. */
   site: z.strictObject({
     signInPerHourPerAddress: count,
-    signInPerHourPerEmail: count,
+    signInFailuresPerHourPerAddressAndEmail: count,
+    signInFailuresPerHourPerEmail: count,
     sessionTtlDays: positive,
     minPasswordLength: z.number().int().min(8),
   }),
@@ -168,7 +169,13 @@ export const defaultConfig: Config = {
     language: 'he',
     note: 'The approval page is in Hebrew (right-to-left). Tell the person so when you give them the link.',
   },
-  site: { signInPerHourPerAddress: 30, signInPerHourPerEmail: 10, sessionTtlDays: 30, minPasswordLength: 8 },
+  site: {
+    signInPerHourPerAddress: 30,
+    signInFailuresPerHourPerAddressAndEmail: 5,
+    signInFailuresPerHourPerEmail: 10,
+    sessionTtlDays: 30,
+    minPasswordLength: 8,
+  },
   mcp: {
     maxSessions: 1000,
     sessionsPerAddress: 20,

@@ -4,13 +4,13 @@ import { coreError, noSuchEndpoint } from '../core/errors.ts';
 import { errorText, type Logger } from '../core/logger.ts';
 import type { Randomness } from '../core/randomness.ts';
 import { API_BASE_PATH } from '../core/urls.ts';
-import { registerMcpRoutes } from '../mcp/http.ts';
-import { notFoundPage, registerWebRoutes } from '../web/index.ts';
+import { MCP_PATH, registerMcpRoutes } from '../mcp/http.ts';
+import { notFoundPage, registerWebRoutes, serverErrorPage } from '../web/index.ts';
 import { canonicalRedirect } from './canonical-redirect.ts';
 import { clientAddress } from './client-address.ts';
 import { requestAccount } from './handoff.ts';
-import { registerHealthz } from './healthz.ts';
-import { API_CATALOG_PATH } from './openapi/document.ts';
+import { HEALTHZ_PATH, registerHealthz } from './healthz.ts';
+import { API_CATALOG_PATH, OPENAPI_PATH } from './openapi/document.ts';
 import { registerOpenApiRoutes } from './openapi/routes.ts';
 import { loggablePath, requestIdOf, requestLog } from './request-log.ts';
 import { errorResponse } from './respond.ts';
@@ -36,6 +36,10 @@ function isBrowserNavigation(c: Context): boolean {
 }
 
 const isApiPath = (path: string): boolean => path === API_BASE_PATH || path.startsWith(`${API_BASE_PATH}/`);
+
+/** Paths that machines call and that answer JSON; every other path is a page, for people. */
+const isMachinePath = (path: string): boolean =>
+  isApiPath(path) || [MCP_PATH, OPENAPI_PATH, API_CATALOG_PATH, HEALTHZ_PATH].includes(path);
 
 /** The whole service as one hono app: the v1 API under its base, the site's pages beside it. */
 export function createApp(options: AppOptions): Hono {
@@ -91,7 +95,7 @@ export function createApp(options: AppOptions): Hono {
       path: loggablePath(c.req.path),
       err: errorText(error),
     });
-    return errorResponse(coreError('PROCESSING_FAILED'));
+    return isMachinePath(c.req.path) ? errorResponse(coreError('PROCESSING_FAILED')) : serverErrorPage();
   });
   return app;
 }

@@ -1,4 +1,6 @@
 import type { Context } from 'hono';
+import type { CoreError } from '../core/errors.ts';
+import { COMMON_PASSWORD_REFUSAL } from '../core/handoff/accounts.ts';
 import type { SignedIn } from '../core/handoff/types.ts';
 import type { Result } from '../core/result.ts';
 import type { Web } from './context.ts';
@@ -80,6 +82,19 @@ ${passwordHint}
   });
 }
 
+/**
+ * The form's pages send the referrer to our own origin only (never elsewhere, so the `next` in their
+ * address stays ours), which makes browsers put the real Origin on the form's post instead of `null`.
+ */
+const ACCOUNT_FORM_HEADERS = { 'referrer-policy': 'same-origin' };
+
+/** The Hebrew words for a refusal: throttled, a common password, or the one generic message. */
+function refusalText(kind: AccountFormInput['kind'], error: CoreError, min: string): string {
+  if (error.code === 'RATE_LIMITED') return kind === 'signup' ? he.signUp.throttled : he.signIn.throttled;
+  if (kind === 'signin') return he.signIn.failed;
+  return error.message === COMMON_PASSWORD_REFUSAL ? he.signUp.commonPassword : he.signUp.failed(min);
+}
+
 type AccountCall = (input: { email: string; password: string; clientAddress: string }) => Promise<Result<SignedIn>>;
 
 /** GET of the sign-in or sign-up page: the form, or a "continue" link for someone already signed in. */
@@ -92,13 +107,13 @@ export async function showAccountForm(c: Context, web: Web, kind: AccountFormInp
     next: safeNext(c.req.query('next')),
     minPasswordLength: web.core.config.site.minPasswordLength,
   });
-  return htmlResponse(html, 200);
+  return htmlResponse(html, 200, ACCOUNT_FORM_HEADERS);
 }
 
 /**
  * POST of the sign-in or sign-up form: on success a new session cookie (an earlier session on
- * this browser is ended) and 303 to `next`; otherwise the form again with a generic message,
- * 400 (429 when throttled, 503 when the account store cannot answer).
+ * this browser is ended) and 303 to `next`; otherwise the form again with a generic message (or
+ * why a sign-up's password will not do), 400 (429 when throttled, 503 when the account store cannot answer).
  */
 export async function submitAccountForm(
   c: Context,
@@ -107,7 +122,7 @@ export async function submitAccountForm(
   call: AccountCall,
 ): Promise<Response> {
   const { core } = web;
-  if (isCrossSite(c, core.urls.siteUrl)) return crossSitePage();
+  if (isCrossSite(c, core.urls.siteUrl, 'foreign')) return crossSitePage();
   const fields = await formFields(c);
   const next = safeNext(fields.next);
   const email = fields.email ?? '';
@@ -121,16 +136,9 @@ export async function submitAccountForm(
   if (code === 'AUTH_UNAVAILABLE') return unavailablePage();
   const min = core.config.site.minPasswordLength;
   const throttled = code === 'RATE_LIMITED';
-  const error =
-    kind === 'signup'
-      ? throttled
-        ? he.signUp.throttled
-        : he.signUp.failed(String(min))
-      : throttled
-        ? he.signIn.throttled
-        : he.signIn.failed;
+  const error = refusalText(kind, result.error, String(min));
   const html = renderAccountForm({ kind, viewer: undefined, next, email, error, minPasswordLength: min });
   const retry: Record<string, string> =
     throttled && result.error.retryAfterSec !== undefined ? { 'retry-after': String(result.error.retryAfterSec) } : {};
-  return htmlResponse(html, throttled ? 429 : 400, retry);
+  return htmlResponse(html, throttled ? 429 : 400, { ...ACCOUNT_FORM_HEADERS, ...retry });
 }

@@ -84,10 +84,13 @@ ${account}
 </div></header>`;
 }
 
-/** An HTML answer with the page headers; pages depend on the session, so nothing is cached. */
+/**
+ * An HTML answer with the page headers; `headers` add to them or replace one of the same name.
+ * Pages depend on the session, so nothing is cached.
+ */
 export function htmlResponse(html: string, status = 200, headers: HeadersInit = {}): Response {
   const all = new Headers({ ...PAGE_HEADERS, 'cache-control': 'no-store' });
-  new Headers(headers).forEach((value, name) => all.append(name, value));
+  new Headers(headers).forEach((value, name) => all.set(name, value));
   return new Response(html, { status, headers: all });
 }
 

@@ -8,6 +8,7 @@ import { designCutouts, designPage } from './pages/design.ts';
 import { homeRoute } from './pages/home.ts';
 import { notFoundPage } from './pages/not-found.ts';
 import { tooLargePage } from './pages/refused.ts';
+import { serverErrorPage } from './pages/server-error.ts';
 import { signInPage, signInSubmit } from './pages/sign-in.ts';
 import { signOutSubmit } from './pages/sign-out.ts';
 import { signUpPage, signUpSubmit } from './pages/sign-up.ts';
@@ -36,4 +37,4 @@ export function registerWebRoutes(app: Hono, core: Core, options: WebOptions): v
 }
 
 export type { WebOptions };
-export { notFoundPage };
+export { notFoundPage, serverErrorPage };

@@ -6,12 +6,16 @@ import type { CoreDeps } from '../deps.ts';
 import { coreError, invalidRequest } from '../errors.ts';
 import { sha256Hex } from '../jobs/secrets.ts';
 import { err, ok, type Result } from '../result.ts';
+import { isCommonPassword } from './common-passwords.ts';
 import { DECOY_PASSWORD_HASH, hashPassword, verifyPassword } from './passwords.ts';
 import type { SessionAccount, SignedIn } from './types.ts';
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,}$/;
 /** The same words for a wrong email and a wrong password: no answer reveals an account. */
 const WRONG_CREDENTIALS = 'Email or password is incorrect.';
+/** Sign-up's refusal of a listed password; the site's page explains it in its own words. */
+export const COMMON_PASSWORD_REFUSAL =
+  'This password is on a list of common and leaked passwords, so it is easy to guess. Choose another.';
 
 export interface Credentials {
   email: string;
@@ -28,7 +32,8 @@ export async function signUp(deps: CoreDeps, input: Credentials): Promise<Result
   if (input.password.length < minPasswordLength || input.password.length > 1024) {
     return err(invalidRequest(`The password must be at least ${minPasswordLength} characters long.`));
   }
-  const limited = await deps.limiter.signIn(input.clientAddress, email);
+  if (isCommonPassword(input.password)) return err(invalidRequest(COMMON_PASSWORD_REFUSAL));
+  const limited = await deps.limiter.signUp(input.clientAddress);
   if (!limited.ok) return limited;
   const id = deps.random.uuid();
   const passwordHash = await hashPassword(input.password, deps.random);
@@ -46,11 +51,14 @@ export async function signUp(deps: CoreDeps, input: Credentials): Promise<Result
 
 export async function signIn(deps: CoreDeps, input: Credentials): Promise<Result<SignedIn>> {
   const email = normalise(input.email);
-  const limited = await deps.limiter.signIn(input.clientAddress, email);
-  if (!limited.ok) return limited;
+  const attempt = await deps.limiter.signIn(input.clientAddress, email);
+  if (!attempt.ok) return attempt;
   const [account] = await deps.db.orm.select().from(accounts).where(eq(accounts.email, email));
+  // An unknown email is checked against a decoy hash and counted as failed like a wrong password,
+  // so neither the time taken nor the throttling says whether the account exists.
   const matches = await verifyPassword(input.password, account?.passwordHash ?? DECOY_PASSWORD_HASH);
   if (!account || !matches) return err(invalidRequest(WRONG_CREDENTIALS));
+  await attempt.value.passed();
   return ok({ accountId: account.id, email, sessionToken: await startSession(deps, account.id) });
 }
 

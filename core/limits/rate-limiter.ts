@@ -8,6 +8,7 @@ import { errorText, type Logger } from '../logger.ts';
 import { err, ok, type Result } from '../result.ts';
 import { addressGroup } from './address-group.ts';
 import { readReport, type CheckedBucket, type RateLimitObserver, type RateLimitReport } from './rate-report.ts';
+import { recordSignInAttempt, type SignInAttempt } from './sign-in-failures.ts';
 import { retryAfter, windowStart, type Window } from './windows.ts';
 
 export type BucketName =
@@ -18,7 +19,8 @@ export type BucketName =
   | 'globalSubmissionsPerDay'
   | 'adoptsPerHourPerAccount'
   | 'signInPerHourPerAddress'
-  | 'signInPerHourPerEmail'
+  | 'signInFailuresPerHourPerAddressAndEmail'
+  | 'signInFailuresPerHourPerEmail'
   | 'mcpSessionsPerHourPerAddress';
 
 interface BucketSpec {
@@ -70,13 +72,19 @@ const specs: Record<BucketName, BucketSpec> = {
   signInPerHourPerAddress: {
     window: 'hour',
     limit: (c) => c.site.signInPerHourPerAddress,
-    label: 'sign-in attempts per address per hour',
+    label: 'sign-in and sign-up attempts per address per hour',
     request: 'sign-in',
   },
-  signInPerHourPerEmail: {
+  signInFailuresPerHourPerAddressAndEmail: {
     window: 'hour',
-    limit: (c) => c.site.signInPerHourPerEmail,
-    label: 'sign-in attempts per email per hour',
+    limit: (c) => c.site.signInFailuresPerHourPerAddressAndEmail,
+    label: 'failed sign-ins per email from one address per hour',
+    request: 'sign-in',
+  },
+  signInFailuresPerHourPerEmail: {
+    window: 'hour',
+    limit: (c) => c.site.signInFailuresPerHourPerEmail,
+    label: 'failed sign-ins per email per hour (past that, only an address that has not failed for it may try)',
     request: 'sign-in',
   },
   mcpSessionsPerHourPerAddress: {
@@ -106,8 +114,14 @@ export interface RateLimiter {
   /** Submission POSTs: per-IP sliding hour, then global per minute, then global per day. */
   submission(clientAddress: string, observe?: RateLimitObserver): Promise<Result<void>>;
   adopt(accountId: string, observe?: RateLimitObserver): Promise<Result<void>>;
-  /** Sign-in attempts, per address then per email (keyed hashes, never the values). */
-  signIn(clientAddress: string, email: string): Promise<Result<void>>;
+  /** Sign-up attempts: the address's bucket, shared with sign-in. */
+  signUp(clientAddress: string): Promise<Result<void>>;
+  /**
+   * A sign-in attempt, before its password is checked: counted per address, then held against its
+   * email's failures (`recordSignInAttempt`); scopes are keyed hashes, never the values. The
+   * attempt counts as failed unless its `passed()` is called.
+   */
+  signIn(clientAddress: string, email: string): Promise<Result<SignInAttempt>>;
   /** An MCP `initialize` over streamable HTTP: each one opens a session the process holds. */
   mcpSession(clientAddress: string): Promise<Result<void>>;
   /** The refusal when the store cannot record a hit (fail closed); logs the cause. */
@@ -226,11 +240,25 @@ export function createRateLimiter(deps: {
         observe,
       ),
     adopt: (accountId, observe) => take([{ name: 'adoptsPerHourPerAccount', scope: accountId }], undefined, observe),
-    signIn: (clientAddress, email) =>
-      take([
-        { name: 'signInPerHourPerAddress', scope: address(clientAddress) },
-        { name: 'signInPerHourPerEmail', scope: keyedHash('email', email).slice(0, 32) },
-      ]),
+    signUp: (clientAddress) => take([{ name: 'signInPerHourPerAddress', scope: address(clientAddress) }]),
+    signIn: async (clientAddress, email) => {
+      const counted = await take([{ name: 'signInPerHourPerAddress', scope: address(clientAddress) }]);
+      if (!counted.ok) return counted;
+      const [fromAddress, forEmail] = checked([
+        {
+          name: 'signInFailuresPerHourPerAddressAndEmail',
+          scope: keyedHash('sign-in', address(clientAddress), email).slice(0, 32),
+        },
+        { name: 'signInFailuresPerHourPerEmail', scope: keyedHash('email', email).slice(0, 32) },
+      ]);
+      const now = clock.now();
+      try {
+        const decided = await recordSignInAttempt(db, { fromAddress: fromAddress!, forEmail: forEmail! }, now);
+        return 'attempt' in decided ? ok(decided.attempt) : err(rateLimited(decided.refusedBy, now));
+      } catch (cause) {
+        return err(storeUnreachable(cause));
+      }
+    },
     mcpSession: (clientAddress) => take([{ name: 'mcpSessionsPerHourPerAddress', scope: address(clientAddress) }]),
     storeUnreachable,
   };

@@ -12,6 +12,13 @@ import { openJob, uploadPng } from '../helpers/flows.ts';
 import { makePng } from '../helpers/png.ts';
 import { removeDir, startService, type TestService } from '../helpers/service.ts';
 
+/** The request without its `Sec-Fetch-*` headers (Chromium adds them after any interception). */
+function withoutFetchMetadata(request: Request): Request {
+  const headers = new Headers(request.headers);
+  for (const name of [...headers.keys()]) if (name.startsWith('sec-fetch-')) headers.delete(name);
+  return new Request(request, { headers });
+}
+
 /** The Debian package `chromium`; playwright-core drives it and never downloads a browser. */
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -43,6 +50,10 @@ describe.skipIf(!hasChromium)(title, () => {
   let context: BrowserContext;
   let page: Page;
   let consoleErrors: string[];
+  /** The headers of every form post the server received, as the browser sent them. */
+  let posts: { path: string; headers: Headers }[];
+  /** Set to take `Sec-Fetch-*` off every request on its way in, as an older browser sends none. */
+  let asOlderBrowser: boolean;
   let seed = 1;
 
   beforeAll(async () => {
@@ -57,7 +68,14 @@ describe.skipIf(!hasChromium)(title, () => {
     // Listen first, then build the service with that origin as its site URL: the approval
     // links it hands out and the pages' own origin checks then match the real port.
     const late: { app?: Hono } = {};
-    server = serve({ fetch: (request, env) => late.app!.fetch(request, env), port: 0, hostname: '127.0.0.1' });
+    posts = [];
+    asOlderBrowser = false;
+    const fetch = (received: Request, env: unknown) => {
+      const request = asOlderBrowser ? withoutFetchMetadata(received) : received;
+      if (request.method === 'POST') posts.push({ path: new URL(request.url).pathname, headers: request.headers });
+      return late.app!.fetch(request, env);
+    };
+    server = serve({ fetch, port: 0, hostname: '127.0.0.1' });
     if (!server.listening) await once(server, 'listening');
     site = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     service = await startService({ config: roomy, siteUrl: site });
@@ -173,6 +191,25 @@ describe.skipIf(!hasChromium)(title, () => {
     expect(await page.locator('main').innerText()).toContain(he.approval.declinedBody);
     expect(await page.locator('main button').count()).toBe(0);
     await screenshot('declined-phone', PHONE);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it('sign-in: the form posts with the site’s own Origin, so a browser without Sec-Fetch-Site is let in too', async () => {
+    await service.core.signUp({
+      email: 'person@example.com',
+      password: 'correct horse battery',
+      clientAddress: '127.0.0.1',
+    });
+    asOlderBrowser = true;
+    await page.goto(`${site}/signin?next=/`);
+    await page.getByLabel(he.form.email).fill('person@example.com');
+    await page.getByLabel(he.form.password).fill('correct horse battery');
+    await page.getByRole('button', { name: he.signIn.submit }).click();
+    await page.waitForURL(`${site}/`);
+    const [post] = posts.filter((p) => p.path === '/signin');
+    expect(post?.headers.get('origin')).toBe(site);
+    expect(post?.headers.get('sec-fetch-site')).toBeNull();
+    expect(await page.locator('header').innerText()).toContain('person@example.com');
     expect(consoleErrors).toEqual([]);
   });
 

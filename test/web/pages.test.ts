@@ -32,14 +32,15 @@ function expectHebrewPage(html: string): void {
   expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
 }
 
-function expectPageHeaders(response: Response): void {
+/** The account forms' pages send `same-origin` (so their posts carry an Origin); every other page `no-referrer`. */
+function expectPageHeaders(response: Response, referrerPolicy = 'no-referrer'): void {
   expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
   const csp = response.headers.get('content-security-policy') ?? '';
   expect(csp).toContain("default-src 'none'");
   expect(csp).not.toContain('script-src');
   expect(csp).toContain("form-action 'self'");
   expect(response.headers.get('x-content-type-options')).toBe('nosniff');
-  expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+  expect(response.headers.get('referrer-policy')).toBe(referrerPolicy);
   expect(response.headers.get('cache-control')).toBe('no-store');
 }
 
@@ -190,6 +191,8 @@ describe('page rendering (hand-made views)', () => {
     ['a/b', undefined],
     ['/a b', undefined],
     ['/a\tb', undefined],
+    ['/\u3002x', undefined],
+    ['/a%E3%80%82x', '/a%E3%80%82x'],
     ['', undefined],
     [undefined, undefined],
   ])('next=%j is accepted as %j', (value, expected) => {
@@ -488,7 +491,7 @@ describe('pages through the app', () => {
       const response = await postForm('/signin', { ...fields, next: '/a/abc' });
       expect(response.status).toBe(400);
       expect(response.headers.get('set-cookie')).toBeNull();
-      expectPageHeaders(response);
+      expectPageHeaders(response, 'same-origin');
       const html = await response.text();
       expect(html).toContain(he.signIn.failed);
       expect(html).toContain('<input type="hidden" name="next" value="/a/abc">');
