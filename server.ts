@@ -1,10 +1,9 @@
-import { serve } from '@hono/node-server';
 import { systemClock } from './core/clock.ts';
 import { jsonLogger } from './core/logger.ts';
 import { SWEEP_EVERY_MS } from './core/maintenance/sweeper.ts';
 import { cryptoRandomness } from './core/randomness.ts';
 import { readRunSettings } from './http/env.ts';
-import { httpServerOptions } from './http/server-options.ts';
+import { listen } from './http/server-options.ts';
 import { buildService, UPLOAD_DRAIN_MS } from './http/service.ts';
 
 const log = jsonLogger();
@@ -16,7 +15,7 @@ const service = await buildService(settings, {
   sweepEveryMs: SWEEP_EVERY_MS,
 });
 
-const server = serve({ fetch: service.app.fetch, port: settings.port, serverOptions: httpServerOptions }, (info) => {
+const server = listen({ fetch: service.app.fetch, port: settings.port }, (info) => {
   log.info({ msg: 'listening', port: info.port, siteUrl: settings.siteUrl, apiEnabled: settings.apiEnabled });
 });
 

@@ -14,6 +14,7 @@ import { API_CATALOG_PATH, OPENAPI_PATH } from './openapi/document.ts';
 import { registerOpenApiRoutes } from './openapi/routes.ts';
 import { loggablePath, requestIdOf, requestLog } from './request-log.ts';
 import { errorResponse } from './respond.ts';
+import { securityHeaders } from './security-headers.ts';
 import { apiRoutes } from './routes/index.ts';
 import type { RouteEnv } from './route.ts';
 
@@ -48,6 +49,7 @@ export function createApp(options: AppOptions): Hono {
 
   // The request id and access log wrap everything, redirects included; see docs/edge.md.
   app.use('*', requestLog(options));
+  app.use('*', securityHeaders());
   app.use('*', canonicalRedirect({ siteUrl: options.core.urls.siteUrl, trustProxy: options.trustProxy }));
   registerHealthz(app, { ping: options.ping, log: options.log });
 

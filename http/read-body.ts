@@ -31,7 +31,10 @@ export async function readCapped(
     if (chunk.done) break;
     total += chunk.value.byteLength;
     if (total > cap) {
-      await reader.cancel().catch(() => undefined);
+      // Not cancelled: that destroys the request stream, the socket is no longer read, and a client
+      // still sending stalls until the connection is reset. Released, the rest is read and dropped
+      // once the refusal is out, within bounds (lingering-close.ts).
+      reader.releaseLock();
       return 'too-large';
     }
     chunks.push(chunk.value);

@@ -1,4 +1,7 @@
-import type { ServerOptions } from 'node:http';
+import type { Server, ServerOptions } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import { LINGER_BOUNDS, lingerOverUnreadBodies, type LingerBounds } from './lingering-close.ts';
 
 /**
  * A client has this long to send its request line and headers (a few hundred bytes), so a
@@ -19,9 +22,29 @@ export const REQUEST_TIMEOUT_MS = 60_000;
  */
 export const CONNECTIONS_CHECKING_INTERVAL_MS = 1_000;
 
-/** The `node:http` server settings of the running service (`server.ts`); tests serve with the same. */
-export const httpServerOptions: ServerOptions = {
+const httpServerOptions: ServerOptions = {
   headersTimeout: HEADERS_TIMEOUT_MS,
   requestTimeout: REQUEST_TIMEOUT_MS,
   connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MS,
 };
+
+export interface ListenOptions {
+  fetch: Parameters<typeof serve>[0]['fetch'];
+  port: number;
+  hostname?: string;
+  /** How much of a body left unread by an early answer is still read; tests shorten it. */
+  linger?: LingerBounds;
+}
+
+/**
+ * Serves `fetch` as the running service does (`server.ts`; tests listen the same way): the limits
+ * above, and a body an early answer left unread read to its end, within bounds, so that a client
+ * still sending reads the answer (`lingering-close.ts`).
+ */
+export function listen(options: ListenOptions, onListening?: (info: AddressInfo) => void): ServerType {
+  const { linger = LINGER_BOUNDS, ...where } = options;
+  // Off: its cleanup would close the socket 500 ms after an early answer, the body still arriving.
+  const server = serve({ ...where, serverOptions: httpServerOptions, autoCleanupIncoming: false }, onListening);
+  lingerOverUnreadBodies(server as Server, linger);
+  return server;
+}

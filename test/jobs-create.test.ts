@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { SIZE_FORMS_MESSAGE } from '../core/contract/create-job.ts';
 import { createdJobSchema } from '../core/contract/job.ts';
 import { braceletBody, errorOf, jsonInit, openJob } from './helpers/flows.ts';
 import { servicePerTest } from './helpers/service.ts';
@@ -133,6 +134,20 @@ describe('POST /jobs body validation', () => {
       expect(e.message).toContain('wristMm');
       expect(e.message).toContain('usRingSize');
       expect(e.message).toContain('lengthMm');
+    }
+  });
+
+  it('names an unknown field inside size by its path, beside the three size forms', async () => {
+    const cases: [unknown, string][] = [
+      [{ wristMm: 160, circumference: 3 }, 'Unknown field "size.circumference".'],
+      [{ lengthMm: 150, diameterMm: 18 }, 'Unknown field "size.diameterMm".'],
+      [{ diameterMm: 18 }, 'Unknown field "size.diameterMm".'],
+      [{ wristmm: 160 }, 'Unknown field "size.wristmm". Did you mean "size.wristMm"?'],
+    ];
+    for (const [size, named] of cases) {
+      const e = await errorOf(await post({ productType: 'bracelet', size, widthMm: 20 }));
+      expect([e.status, e.code]).toEqual([400, 'INVALID_REQUEST']);
+      expect(e.message).toBe(`${named} ${SIZE_FORMS_MESSAGE}`);
     }
   });
 

@@ -25,7 +25,12 @@ const exchange = (method: string, path: string, headers: Record<string, string> 
   requestHeaders: new Headers(headers),
 });
 
-const COMMON = { 'x-request-id': randomUUID(), 'cache-control': 'no-store' };
+const COMMON = {
+  'x-request-id': randomUUID(),
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': "frame-ancestors 'none'",
+};
 
 const answer = (status: number, body: unknown, headers: Record<string, string> = {}): Response =>
   new Response(typeof body === 'string' ? body : JSON.stringify(body), {
@@ -89,7 +94,7 @@ describe('the contract check', () => {
     expect(problems).toEqual(['content type text/plain is not declared (application/json)']);
   });
 
-  it('reports a missing required header: Retry-After on a 429, X-Request-Id anywhere', async () => {
+  it('reports a missing required header: Retry-After on a 429, X-Request-Id, nosniff and the CSP anywhere', async () => {
     const limited = await contractProblems(SITE, exchange('POST', '/jobs'), answer(429, envelope('RATE_LIMITED')));
     expect(limited).toEqual(['missing required header Retry-After']);
     const bare = new Response(JSON.stringify(envelope('NOT_FOUND')), {
@@ -98,6 +103,8 @@ describe('the contract check', () => {
     });
     expect(await contractProblems(SITE, exchange('GET', `/jobs/${randomUUID()}`), bare)).toEqual([
       'missing required header X-Request-Id',
+      'missing required header X-Content-Type-Options',
+      'missing required header Content-Security-Policy',
     ]);
   });
 

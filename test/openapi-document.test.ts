@@ -183,7 +183,7 @@ describe('what the document covers', () => {
     expect([...named].sort()).toEqual([...envelopeCodes].sort());
   });
 
-  it('declares X-Request-Id and Cache-Control on every answer, Retry-After where the contract sends it, Allow on 405', () => {
+  it('declares X-Request-Id, Cache-Control, nosniff and frame-ancestors on every answer, Retry-After where the contract sends it, Allow on 405', () => {
     const doc = built();
     const answers: [string, any][] = [
       ...Object.entries<any>(doc.paths).flatMap(([path, item]) =>
@@ -203,6 +203,8 @@ describe('what the document covers', () => {
     for (const [where, response] of answers) {
       expect(headerOf(response, 'X-Request-Id')?.required, where).toBe(true);
       expect(headerOf(response, 'Cache-Control')?.schema, where).toEqual({ type: 'string', const: 'no-store' });
+      expect(headerOf(response, 'X-Content-Type-Options')?.schema, where).toEqual({ type: 'string', const: 'nosniff' });
+      expect(headerOf(response, 'Content-Security-Policy')?.required, where).toBe(true);
       const status = Number(where.split(' ').pop()) || 0;
       if ([429, 500, 502, 503].includes(status)) expect(headerOf(response, 'Retry-After')?.required, where).toBe(true);
       if (status === 303) expect(headerOf(response, 'Location')?.required, where).toBe(true);

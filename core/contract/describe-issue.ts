@@ -2,7 +2,8 @@ import type { z } from 'zod';
 
 /**
  * Turns the first zod issue of a request body into a message that names the field's path,
- * so an agent can fix exactly that field. `special` may claim issues under a path prefix.
+ * so an agent can fix exactly that field. `special` may claim issues under a path prefix; an
+ * unknown field in the claimed object is still named before the claim's own words.
  */
 export function describeIssues(
   error: z.ZodError,
@@ -13,15 +14,14 @@ export function describeIssues(
   const issue = error.issues.find((i) => i.code === 'unrecognized_keys') ?? error.issues[0];
   if (!issue) return 'The request is malformed.';
   const claimed = special(issue.path);
-  if (claimed) return claimed;
+  if (claimed) {
+    const unknown = unknownKeyOf(issue.input, knownKeys(issue.path));
+    return unknown === undefined ? claimed : `${unknownField(issue.path, unknown, knownKeys)} ${claimed}`;
+  }
   const where = pathText(issue.path);
   switch (issue.code) {
-    case 'unrecognized_keys': {
-      const key = issue.keys[0] ?? '';
-      const full = pathText([...issue.path, key]);
-      const suggestion = knownKeys(issue.path).find((k) => k.toLowerCase() === key.toLowerCase());
-      return `Unknown field "${full}".${suggestion ? ` Did you mean "${pathText([...issue.path, suggestion])}"?` : ''}`;
-    }
+    case 'unrecognized_keys':
+      return unknownField(issue.path, issue.keys[0] ?? '', knownKeys);
     case 'invalid_type':
       if (issue.path.length === 0) return 'The request body must be a JSON object.';
       if (issue.input === undefined) return `Missing required field "${where}".`;
@@ -36,5 +36,19 @@ export function describeIssues(
 }
 
 const pathText = (path: PropertyKey[]): string => path.map(String).join('.');
+
+function unknownField(path: PropertyKey[], key: string, knownKeys: (path: PropertyKey[]) => string[]): string {
+  const suggestion = knownKeys(path).find((k) => k.toLowerCase() === key.toLowerCase());
+  return `Unknown field "${pathText([...path, key])}".${suggestion ? ` Did you mean "${pathText([...path, suggestion])}"?` : ''}`;
+}
+
+/**
+ * A key of an object that none of `known` names. A union of strict objects (the size forms) is
+ * refused as a whole, without saying which key no form has, so it is looked for here.
+ */
+function unknownKeyOf(input: unknown, known: string[]): string | undefined {
+  if (known.length === 0 || typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
+  return Object.keys(input).find((key) => !known.includes(key));
+}
 
 const article = (expected: string): string => (/^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`);

@@ -4,6 +4,7 @@ import {
   createJobRequestSchema,
   IDEMPOTENCY_KEY_PATTERN,
   SIZE_FORMS_MESSAGE,
+  sizeSchema,
   type CreateJobRequest,
 } from '../contract/create-job.ts';
 import { describeIssues } from '../contract/describe-issue.ts';
@@ -36,6 +37,8 @@ export type OpenJobResult = { kind: 'created'; job: Job; jobSecret: string } | {
 
 const knownKeys: Record<string, string[]> = {
   '': ['productType', 'size', 'widthMm', 'attribution'],
+  // The keys of all three size forms together: a key none of them has is named as unknown.
+  size: sizeSchema.options.flatMap((form) => Object.keys(form.shape)),
   attribution: ['agentPlatform', 'integration', 'skillVersion', 'apiVersion'],
 };
 

@@ -13,7 +13,7 @@ export const API_REFERENCE_PATH = '/docs/api';
 const DESCRIPTION = `Turn a flat black-on-white PNG into a laser-cut brass bracelet or ring design, with a human approval step. Read GET /capabilities, open a job with POST /jobs (the 201 carries the job secret, once), upload PNGs to the job until one is ready (200) or fix every validation error's agent_instruction (422), give the person approval.url (a Hebrew, right-to-left web page; tell them so), then poll GET /jobs/{jobId} at most every 30 seconds to learn approval.status.
 
 Conventions:
-- JSON in and out, UTF-8; SVG files are image/svg+xml, the findings picture image/png. Every answer carries X-Request-Id and Cache-Control: no-store.
+- JSON in and out, UTF-8; SVG files are image/svg+xml, the findings picture image/png. Every answer carries X-Request-Id, Cache-Control: no-store, X-Content-Type-Options: nosniff and a Content-Security-Policy with frame-ancestors 'none'.
 - HEAD is supported wherever GET is. Any other unsupported method (OPTIONS included) answers 405 METHOD_NOT_ALLOWED with an Allow header (components.responses.MethodNotAllowed); OPTIONS is never listed, HEAD is listed whenever GET is.
 - A path under the base that is not an endpoint answers 404 NOT_FOUND "No such endpoint." (components.responses.NoSuchEndpoint).
 - Errors use the envelope {"error": {code, message, agent_instruction?, retryable?}}; codes come only from capabilities.errorCodes. Retry-After (seconds) comes with 429, 409 SUBMISSION_IN_PROGRESS, 500, 502 and 503, always with retryable true. Do not retry 400, 404, 405, 409 (other than in progress), 413, 415 or 422 unchanged.

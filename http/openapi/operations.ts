@@ -95,7 +95,7 @@ export const operations: Operation[] = [
         refusal(
           400,
           ['INVALID_REQUEST', 'LENGTH_OUT_OF_RANGE', 'WIDTH_OUT_OF_RANGE'],
-          'Malformed JSON, an unknown or wrong-typed field (the message names its path), a malformed size (the message names the three forms), a bad Idempotency-Key, or a blank length or width outside the product range (the message names the limits).',
+          'Malformed JSON, an unknown or wrong-typed field (the message names its path), a malformed size (the message names the three forms, after the path of any field inside size that no form has), a bad Idempotency-Key, or a blank length or width outside the product range (the message names the limits).',
         ),
       ),
       409: counted(

@@ -1,7 +1,7 @@
 import { escapeHtml } from '../../web/html.ts';
 import type { JsonSchema } from './components.ts';
 import { OPENAPI_PATH } from './document.ts';
-import type { OpenApiObject } from './responses.ts';
+import { COMMON_HEADER_NAMES, type OpenApiObject } from './responses.ts';
 import { schemaAnchor, schemaHtml } from './schema-html.ts';
 
 /** The parts of the document the page reads. */
@@ -97,7 +97,7 @@ function responsesHtml(doc: Doc, op: Operation): string {
   const rows = Object.entries(op.responses).map(([status, value]) => {
     const response = resolve(doc, value, 'responses');
     const headers = Object.entries((response.headers ?? {}) as Record<string, OpenApiObject>)
-      .filter(([name]) => name !== 'X-Request-Id' && name !== 'Cache-Control')
+      .filter(([name]) => !COMMON_HEADER_NAMES.includes(name))
       .map(([name]) => `<code>${escapeHtml(name)}</code>`);
     const content = Object.entries((response.content ?? {}) as Record<string, { schema?: JsonSchema }>).map(
       ([type, media]) => `<div><code>${escapeHtml(type)}</code> ${schemaHtml(media.schema)}</div>`,

@@ -29,6 +29,18 @@ export const headers: Record<string, OpenApiObject> = {
     required: true,
     schema: { type: 'string', const: 'no-store' },
   },
+  NoSniff: {
+    description:
+      'On every answer: a browser must not guess another type than Content-Type says (a JSON answer is never run as a page or script).',
+    required: true,
+    schema: { type: 'string', const: 'nosniff' },
+  },
+  FrameAncestors: {
+    description:
+      "On every answer: no page may show it in a frame. JSON answers carry exactly frame-ancestors 'none'; the SVG files carry their own policy with frame-ancestors 'none' added.",
+    required: true,
+    schema: { type: 'string', pattern: "(^|;)\\s*frame-ancestors 'none'\\s*(;|$)" },
+  },
   RetryAfter: {
     description:
       'Seconds to wait before retrying: the blocking bucket window for 429 (60, 3600, seconds to midnight UTC, or 30 when the limiter store failed), 10 for SUBMISSION_IN_PROGRESS, 30 for 500, 502 and 503. The agent_instruction quotes the same number.',
@@ -66,9 +78,19 @@ export const headers: Record<string, OpenApiObject> = {
   },
 };
 
+/** Sent with every answer; the reference page leaves them out of each answer's own list. */
+export const COMMON_HEADER_NAMES = [
+  'X-Request-Id',
+  'Cache-Control',
+  'X-Content-Type-Options',
+  'Content-Security-Policy',
+];
+
 const commonHeaders = (): OpenApiObject => ({
   'X-Request-Id': headerRef('RequestId'),
   'Cache-Control': headerRef('NoStore'),
+  'X-Content-Type-Options': headerRef('NoSniff'),
+  'Content-Security-Policy': headerRef('FrameAncestors'),
 });
 
 /** A 2xx or 422 answer with a JSON body. */

@@ -4,14 +4,14 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serve, type ServerType } from '@hono/node-server';
+import type { ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { systemClock } from '../../core/clock.ts';
 import { silentLogger, type Logger } from '../../core/logger.ts';
 import type { Pipeline } from '../../core/pipeline/types.ts';
 import { cryptoRandomness } from '../../core/randomness.ts';
 import { API_BASE_PATH } from '../../core/urls.ts';
-import { httpServerOptions } from '../../http/server-options.ts';
+import { listen } from '../../http/server-options.ts';
 import { buildService, type Service } from '../../http/service.ts';
 import { spawnServer } from './child-service.ts';
 import { freePort } from './sqld.ts';
@@ -82,11 +82,10 @@ export async function startLiveServer(
   const { dir, configFile, databaseUrl } = tempFolder(options);
   // Filled in once the service is built for the port the server got.
   const built: { app?: Hono } = {};
-  const server = serve({
+  const server = listen({
     fetch: (request, env) => (built.app ? built.app.fetch(request, env) : new Response(null, { status: 503 })),
     port: 0,
     hostname: '127.0.0.1',
-    serverOptions: httpServerOptions,
   });
   await new Promise<void>((resolve) => (server.listening ? resolve() : server.once('listening', resolve)));
   const port = (server.address() as AddressInfo).port;
