@@ -106,6 +106,23 @@ describe('MCP sessions: each address holds a bounded share', () => {
   });
 });
 
+describe("MCP sessions at the default configuration: the review's attack", () => {
+  const service = servicePerTest();
+
+  it('200 initializes from one address leave it 20 sessions and 80 refusals (429); another address still connects', async () => {
+    const answers: Answer[] = [];
+    for (let i = 0; i < 200; i++) answers.push(await initialize(service, A));
+    const { sessionsPerAddress, sessionsPerHourPerAddress } = service.core.config.mcp;
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(sessionsPerHourPerAddress);
+    expect(answers.slice(sessionsPerHourPerAddress).every((a) => a.status === 429)).toBe(true);
+    const ids = answers.filter((a) => a.status === 200).map((a) => a.headers.get('mcp-session-id')!);
+    let answering = 0;
+    for (const id of ids) if ((await listTools(service, id, A)) === 200) answering++;
+    expect(answering).toBe(sessionsPerAddress);
+    expect(await listTools(service, await open(service, B), B)).toBe(200);
+  });
+});
+
 describe('MCP sessions: initialize counts in mcpSessionsPerHourPerAddress', () => {
   const service = servicePerTest({ config: { mcp: { sessionsPerHourPerAddress: 3 } } });
 
