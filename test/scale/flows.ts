@@ -3,9 +3,12 @@ import { braceletBody } from '../helpers/flows.ts';
 import { makePng } from '../helpers/png.ts';
 import type { Instance } from './cluster.ts';
 
-/** A caller address nobody else in the run has (IPv6 documentation prefix), so per-address buckets start empty. */
+/**
+ * A caller address nobody else in the run has (IPv6 documentation prefix), so per-address buckets
+ * start empty: each in a /64 of its own, as per-address buckets count an IPv6 client by its /64.
+ */
 let callers = 0;
-export const freshAddress = () => `2001:db8::${(++callers).toString(16)}`;
+export const freshAddress = () => `2001:db8:${(++callers).toString(16)}::1`;
 
 /** A small valid PNG whose bytes differ per seed (1 to 96). */
 export const png = (seed: number) => makePng({ width: 300, height: 300, seed });
