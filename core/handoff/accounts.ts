@@ -32,7 +32,7 @@ export async function signUp(deps: CoreDeps, input: Credentials): Promise<Result
   if (input.password.length < minPasswordLength || input.password.length > 1024) {
     return err(invalidRequest(`The password must be at least ${minPasswordLength} characters long.`));
   }
-  if (isCommonPassword(input.password)) return err(invalidRequest(COMMON_PASSWORD_REFUSAL));
+  if (await isCommonPassword(input.password)) return err(invalidRequest(COMMON_PASSWORD_REFUSAL));
   const limited = await deps.limiter.signUp(input.clientAddress);
   if (!limited.ok) return limited;
   const id = deps.random.uuid();
