@@ -149,8 +149,15 @@ export function registerMcpRoutes(app: Hono, options: McpHttpOptions): McpSessio
     if (room.kind === 'evict') void end(room.id, 'evicted');
     sessions.set(id, session);
     startTimer();
-    await session.server.connect(session.transport);
-    const response = await session.transport.handleRequest(c.req.raw, { parsedBody: body });
+    let response: Response;
+    try {
+      await session.server.connect(session.transport);
+      response = await session.transport.handleRequest(c.req.raw, { parsedBody: body });
+    } catch (error) {
+      // Never left holding a place it could not be evicted from (it would stay 'opening').
+      await end(id, 'closed');
+      throw error;
+    }
     session.opening = false;
     if (session.transport.sessionId === undefined) await end(id, 'closed');
     return response;

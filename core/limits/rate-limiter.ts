@@ -219,6 +219,10 @@ export function createRateLimiter(deps: {
   // Per-address buckets count an IPv6 client by its /64 (address-group.ts).
   const address = (clientAddress: string) => keyedHash('client', addressGroup(clientAddress)).slice(0, 32);
 
+  /** Sign-in and sign-up attempts share their address's bucket. */
+  const accountAttempt = (clientAddress: string) =>
+    take([{ name: 'signInPerHourPerAddress', scope: address(clientAddress) }]);
+
   return {
     jobCreation: (clientAddress, tx, observe) =>
       take(
@@ -240,9 +244,9 @@ export function createRateLimiter(deps: {
         observe,
       ),
     adopt: (accountId, observe) => take([{ name: 'adoptsPerHourPerAccount', scope: accountId }], undefined, observe),
-    signUp: (clientAddress) => take([{ name: 'signInPerHourPerAddress', scope: address(clientAddress) }]),
+    signUp: accountAttempt,
     signIn: async (clientAddress, email) => {
-      const counted = await take([{ name: 'signInPerHourPerAddress', scope: address(clientAddress) }]);
+      const counted = await accountAttempt(clientAddress);
       if (!counted.ok) return counted;
       const [fromAddress, forEmail] = checked([
         {
