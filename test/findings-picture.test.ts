@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { submissions } from '../db/schema.ts';
 import { findSubmission } from '../core/jobs/job-store.ts';
 import { ringRadius } from '../core/submissions/findings-picture/marks.ts';
@@ -20,7 +20,7 @@ import {
   WARNING_RGB,
   type Rgb,
 } from './helpers/picture.ts';
-import { removeDir, servicePerTest, startService, type TestService } from './helpers/service.ts';
+import { servicePerTest, type TestService, servicePerFile } from './helpers/service.ts';
 
 /*
  * GET /jobs/{jobId}/submissions/{no}/findings.png on the real service. The pictures come from
@@ -45,14 +45,7 @@ async function luminance(png: Buffer) {
 }
 
 describe('the findings picture of real drawings', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startService({ config: { limits: roomyRateLimits }, realPipeline: true });
-  });
-  afterAll(async () => {
-    await service.close();
-    removeDir(service.dir);
-  });
+  const service = servicePerFile({ config: { limits: roomyRateLimits }, realPipeline: true });
 
   async function submit(fixture: DesignFixture, png?: Buffer) {
     const { productType, lengthMm, widthMm } = fixture.job;

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -101,11 +101,28 @@ export function removeDir(dir: string): void {
  * once instead of its own beforeEach/afterEach pair.
  */
 export function servicePerTest(options: TestServiceOptions = {}): TestService {
+  return sharedService(options, beforeEach, afterEach);
+}
+
+/**
+ * One service for all the tests of the file (or of the `describe` it is called in), started before
+ * the first and closed and removed after the last: for files whose tests each open their own jobs,
+ * such as those that run the real pipeline.
+ */
+export function servicePerFile(options: TestServiceOptions = {}): TestService {
+  return sharedService(options, beforeAll, afterAll);
+}
+
+function sharedService(
+  options: TestServiceOptions,
+  before: (hook: () => Promise<void>) => void,
+  after: (hook: () => Promise<void>) => void,
+): TestService {
   let current: TestService | undefined;
-  beforeEach(async () => {
+  before(async () => {
     current = await startService(options);
   });
-  afterEach(async () => {
+  after(async () => {
     if (!current) return;
     await current.close();
     removeDir(current.dir);

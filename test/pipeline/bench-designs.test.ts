@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../core/config.ts';
 import { MAX_LOCATIONS } from '../../core/pipeline/spots.ts';
 import { checkCutSvg, faithfulness, readDrawing } from '../helpers/cut-check/index.ts';
 import { bearer, openJob, roomyRateLimits, uploadPng } from '../helpers/flows.ts';
-import { removeDir, startService, type TestService } from '../helpers/service.ts';
+import { servicePerFile } from '../helpers/service.ts';
 
 /**
  * The shared benchmark designs a job reaches at the contract's configuration, through the real
@@ -16,14 +16,7 @@ import { removeDir, startService, type TestService } from '../helpers/service.ts
 const benchDir = join(import.meta.dirname, '../../../shared/bench');
 const rules = { minOpeningMm: 0.2, minMetalMm: 0.6, maxTipMm: 1, maxOpeningTipMm: 0.3 };
 
-let service: TestService;
-beforeAll(async () => {
-  service = await startService({ config: { limits: roomyRateLimits }, realPipeline: true });
-});
-afterAll(async () => {
-  await service.close();
-  removeDir(service.dir);
-});
+const service = servicePerFile({ config: { limits: roomyRateLimits }, realPipeline: true });
 
 async function submitBench(file: string, lengthMm: number, widthMm: number) {
   const png = readFileSync(join(benchDir, file));

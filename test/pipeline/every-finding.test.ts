@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../core/config.ts';
 import {
   CELL_PX,
@@ -12,7 +12,7 @@ import {
 } from '../fixtures/pipeline/defects.ts';
 import { checkCutSvg } from '../helpers/cut-check/index.ts';
 import { bearer, openJob, roomyRateLimits, uploadPng } from '../helpers/flows.ts';
-import { removeDir, startService, type TestService } from '../helpers/service.ts';
+import { servicePerFile } from '../helpers/service.ts';
 
 /**
  * One answer names every defect of a drawing, each at its place in millimetres and in the agent's
@@ -29,14 +29,7 @@ const rules = {
   maxOpeningTipMm: 0.3,
 };
 
-let service: TestService;
-beforeAll(async () => {
-  service = await startService({ config: { limits: roomyRateLimits }, realPipeline: true });
-});
-afterAll(async () => {
-  await service.close();
-  removeDir(service.dir);
-});
+const service = servicePerFile({ config: { limits: roomyRateLimits }, realPipeline: true });
 
 interface Place {
   x: number;

@@ -1,11 +1,11 @@
 import { appendFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_LOCATIONS } from '../../core/pipeline/spots.ts';
 import { defaultConfig } from '../../core/config.ts';
 import { sampleDesigns, type GeneratedDesign } from '../fixtures/pipeline/generated/index.ts';
 import { checkCutSvg, checkDrawing, faithfulness, readDrawing, type MaskReport } from '../helpers/cut-check/index.ts';
 import { bearer, openJob, roomyRateLimits, uploadPng } from '../helpers/flows.ts';
-import { removeDir, startService, type TestService } from '../helpers/service.ts';
+import { servicePerFile } from '../helpers/service.ts';
 
 /**
  * Generated designs (test/fixtures/pipeline/generated: edge holes, bars, cusps, stars, slots,
@@ -28,14 +28,7 @@ const rules = {
 const designs = sampleDesigns(seed, count);
 const reportFile = process.env.GENERATED_REPORT;
 
-let service: TestService;
-beforeAll(async () => {
-  service = await startService({ config: { limits: roomyRateLimits }, realPipeline: true });
-});
-afterAll(async () => {
-  await service.close();
-  removeDir(service.dir);
-});
+const service = servicePerFile({ config: { limits: roomyRateLimits }, realPipeline: true });
 
 const despeckleAreaMm2 = (d: GeneratedDesign) =>
   defaultConfig.manufacturing.despeckleAreaFraction * d.job.lengthMm * d.job.widthMm;

@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { submissionEnvelopeSchema } from '../../core/contract/submission.ts';
 import { canvasSvg, inStrip, rect, renderPng, WHITE } from '../fixtures/pipeline/draw.ts';
 import { designFixture, GEOMETRY } from '../fixtures/pipeline/designs.ts';
 import { checkCutSvg, distanceTransform, type CutReport } from '../helpers/cut-check/index.ts';
 import { bearer, openJob, roomyRateLimits, uploadPng } from '../helpers/flows.ts';
 import { connectMcp, textOf } from '../helpers/mcp.ts';
-import { removeDir, startService, type TestService } from '../helpers/service.ts';
+import { servicePerFile } from '../helpers/service.ts';
 
 /**
  * validation.margins through the real pipeline on the real service: how close an analysed design
@@ -19,14 +19,7 @@ const rules = { minOpeningMm: 0.2, minMetalMm: 0.6, maxTipMm: 1, maxOpeningTipMm
 const S = GEOMETRY.strip;
 const BRACELET = { productType: 'bracelet', size: { lengthMm: 155 }, widthMm: 20 };
 
-let service: TestService;
-beforeAll(async () => {
-  service = await startService({ config: { limits: roomyRateLimits }, realPipeline: true });
-});
-afterAll(async () => {
-  await service.close();
-  removeDir(service.dir);
-});
+const service = servicePerFile({ config: { limits: roomyRateLimits }, realPipeline: true });
 
 async function submit(png: Buffer, body: unknown = BRACELET) {
   const job = await openJob(service, body);

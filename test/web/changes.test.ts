@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DAY } from '../../core/clock.ts';
 import type { ApprovalView } from '../../core/handoff/types.ts';
 import { renderApprovalPage } from '../../web/pages/approval.ts';
@@ -7,7 +7,7 @@ import { he } from '../../web/strings.ts';
 import { designFixture } from '../fixtures/pipeline/designs.ts';
 import { severalChangesPng, SEVERAL_CHANGES_JOB } from '../fixtures/pipeline/several-changes.ts';
 import { bearer, openJob, roomyRateLimits, uploadPng, type OpenedJob } from '../helpers/flows.ts';
-import { removeDir, startService, type TestService } from '../helpers/service.ts';
+import { servicePerFile } from '../helpers/service.ts';
 
 /** What the engine changed, on the approval page: the section, its lines and `/a/{token}/changes.png`. */
 
@@ -90,14 +90,7 @@ describe('the changes section (hand-made views)', () => {
 });
 
 describe('the changes picture through the app, from real drawings', () => {
-  let service: TestService;
-  beforeAll(async () => {
-    service = await startService({ config: { limits: roomyRateLimits }, realPipeline: true });
-  });
-  afterAll(async () => {
-    await service.close();
-    removeDir(service.dir);
-  });
+  const service = servicePerFile({ config: { limits: roomyRateLimits }, realPipeline: true });
 
   const { productType, lengthMm, widthMm } = SEVERAL_CHANGES_JOB;
   const openBracelet = () => openJob(service, { productType, size: { lengthMm }, widthMm });
