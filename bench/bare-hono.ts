@@ -2,7 +2,7 @@
  * The baseline of the REST benchmark: a bare hono app on @hono/node-server that answers
  * `GET /capabilities` and `POST /jobs` with the bodies the real service gave (no middleware, no
  * database, no validation beyond parsing the JSON it is sent). Run as its own process by
- * bench/rest.ts: `node --import tsx bench/bare-hono.ts <bodies.json>`; it prints `{"port":N}` once
+ * bench/rest.ts: `node bench/bare-hono.ts <bodies.json>`; it prints `{"port":N}` once
  * it listens on loopback.
  */
 import { readFileSync } from 'node:fs';

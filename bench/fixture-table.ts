@@ -1,6 +1,6 @@
 /**
  * Prints the design fixtures' outcomes through the real pipeline as a Markdown table, for
- * docs/pipeline.md: `npx tsx bench/fixture-table.ts`.
+ * docs/pipeline.md: `npx node bench/fixture-table.ts`.
  */
 import { defaultConfig } from '../core/config.ts';
 import { analyseDesign } from '../core/pipeline/analyse.ts';

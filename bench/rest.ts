@@ -104,7 +104,7 @@ export async function runRestBench(): Promise<RestResult> {
     writeFileSync(join(work, 'bodies.json'), JSON.stringify({ capabilities, created: await createdResponse.json() }));
     const bare = spawn(
       process.execPath,
-      ['--import', 'tsx', join(root, 'bench/bare-hono.ts'), join(work, 'bodies.json')],
+      [join(root, 'bench/bare-hono.ts'), join(work, 'bodies.json')],
       {
         cwd: root,
         stdio: ['ignore', 'pipe', 'inherit'],
@@ -166,7 +166,7 @@ export async function runRestBench(): Promise<RestResult> {
 async function startService(work: string, name: string, children: ChildProcess[]) {
   const dbFile = join(work, `${name}.db`);
   const logFile = join(work, `${name}.log`);
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server.ts')], {
+  const child = spawn(process.execPath, [join(root, 'server.ts')], {
     cwd: root,
     env: {
       ...process.env,

@@ -9,7 +9,10 @@ export const systemClock: Clock = { now: () => Date.now() };
 
 /** A clock that only moves when told to. */
 export class ManualClock implements Clock {
-  constructor(private current: number = Date.UTC(2026, 10, 22, 12, 0, 0)) {}
+  private current: number;
+  constructor(start: number = Date.UTC(2026, 10, 22, 12, 0, 0)) {
+    this.current = start;
+  }
   now(): number {
     return this.current;
   }

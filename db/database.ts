@@ -125,7 +125,10 @@ class WriteQueue {
   private queued: QueuedWrite[] = [];
   private running = false;
 
-  constructor(private readonly orm: Orm) {}
+  private readonly orm: Orm;
+  constructor(orm: Orm) {
+    this.orm = orm;
+  }
 
   run<T>(fn: (tx: WriteTx) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {

@@ -16,7 +16,7 @@ const roomy = { limits: roomyRateLimits };
 function sweeper(databaseUrl: string, clockMs: number) {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'test/helpers/sweep-child.ts', databaseUrl, String(clockMs)],
+    ['test/helpers/sweep-child.ts', databaseUrl, String(clockMs)],
     {
       cwd: root,
       stdio: ['pipe', 'pipe', 'inherit'],

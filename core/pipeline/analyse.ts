@@ -189,6 +189,7 @@ async function readPiece(
   const { w, h } = decoded;
   const classified = classify(decoded, classifyDefaults);
   // The luminance is not needed past here: let it go before labelling makes the largest array.
+  // eslint-disable-next-line no-useless-assignment -- dropping the reference is the point
   decoded = undefined;
   if (classified.fatal) return { refusal: classified.fatal, warnings: classified.warnings };
   return { regions: findRegions(classified.metal, w, h), warnings: classified.warnings };

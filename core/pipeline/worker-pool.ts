@@ -26,7 +26,6 @@ interface Slot {
 }
 
 const defaultWorker = new URL('./worker.ts', import.meta.url);
-const entry = new URL('./worker-entry.mjs', import.meta.url);
 
 /**
  * Runs the pipeline in worker threads so the server keeps answering while images are
@@ -41,8 +40,8 @@ export function createPipelinePool(options: PoolOptions): { pipeline: Pipeline; 
   let closed = false;
 
   const spawn = (): Slot => {
-    // Workers run the TypeScript sources through tsx, as the service itself does.
-    const slot: Slot = { worker: new Worker(entry, { workerData: { script: url.href } }) };
+    // Node runs the TypeScript source itself (type stripping), as it does the service.
+    const slot: Slot = { worker: new Worker(url) };
     slot.worker.on('message', (message: { id: number; outcome?: PipelineOutcome; crash?: string }) => {
       if (!slot.task || slot.task.id !== message.id) return;
       finish(slot, message.outcome ?? failed('PROCESSING_FAILED', `worker error: ${message.crash}`));

@@ -6,7 +6,7 @@
  * window, a 0.3 mm bar between two windows, a hole 0.3 mm from the edge on a 155 x 20 mm strip),
  * and with `--defects --fixed` the same drawing with all four fixed.
  *
- *   npx tsx docs/examples/make-design.ts design.png --ratio 7.735 [--holes 20] [--pinch | --defects [--fixed]]
+ *   npx node docs/examples/make-design.ts design.png --ratio 7.735 [--holes 20] [--pinch | --defects [--fixed]]
  *
  * Run from the repository root (sharp comes from its node_modules).
  */
@@ -105,7 +105,7 @@ async function main(): Promise<void> {
   const ratio = Number(values.ratio);
   if (!out || !(ratio > 0)) {
     console.error(
-      'usage: npx tsx docs/examples/make-design.ts <out.png> --ratio <job.drawing.ratio> [--holes N] [--pinch | --defects [--fixed]]',
+      'usage: npx node docs/examples/make-design.ts <out.png> --ratio <job.drawing.ratio> [--holes N] [--pinch | --defects [--fixed]]',
     );
     process.exit(2);
   }

@@ -4,7 +4,7 @@
  * what a model reads. The stdio server opens the database named by DATABASE_URL; SITE_URL is
  * where the approval pages are served.
  *
- *   DATABASE_URL=file:data/jewellery.db SITE_URL=http://localhost:8787 npx tsx docs/examples/mcp-flow.ts
+ *   DATABASE_URL=file:data/jewellery.db SITE_URL=http://localhost:8787 npx node docs/examples/mcp-flow.ts
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';

@@ -3,7 +3,7 @@
  * job, draw a design at the job's hints, upload it, print the findings or the approval link.
  * With `--wait`, poll the job until the person approves or declines.
  *
- *   SITE_URL=http://localhost:8787 npx tsx docs/examples/quickstart.ts [--wait]
+ *   SITE_URL=http://localhost:8787 npx node docs/examples/quickstart.ts [--wait]
  */
 /* eslint-disable no-restricted-globals -- an agent's client: fetch is exactly what it should use */
 import { randomUUID } from 'node:crypto';

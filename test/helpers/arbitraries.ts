@@ -18,7 +18,10 @@ export function headerValue(value: string): string | undefined {
 
 /** A number written into the JSON text as is: overflows, negative zero, forms JSON forbids. */
 class RawNumber {
-  constructor(readonly text: string) {}
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
 }
 const RAW = /"\\u0000raw:([^"\\]*)\\u0000"/g;
 export const toJsonText = (value: unknown): string =>

@@ -27,7 +27,7 @@ export interface ServerProcess {
 }
 
 /**
- * Starts `server.ts` as `npm start` starts it (node + tsx, the same allocator settings) with the
+ * Starts `server.ts` as `npm start` starts it (node, the same allocator settings) with the
  * run interface's env vars, and resolves once it logs that it listens.
  */
 export async function spawnServer(options: {
@@ -36,7 +36,7 @@ export async function spawnServer(options: {
   databaseUrl: string;
   env?: Record<string, string>;
 }): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+  const child = spawn(process.execPath, ['server.ts'], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',

@@ -127,7 +127,7 @@ function statusBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 }
 
 /**
- * `server.ts` in a process of its own, started as `npm start` starts it (tsx, and the same
+ * `server.ts` in a process of its own, started as `npm start` starts it (plain node, and the same
  * allocator settings), with the run interface's env vars; resolves once it listens.
  */
 export async function spawnLiveServer(

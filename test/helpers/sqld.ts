@@ -59,7 +59,7 @@ export async function startSqld(options: SqldOptions = {}): Promise<Sqld> {
     await waitUntil(async () => (await fetch(`${url}/health`)).ok, child, 15_000);
   } catch (error) {
     await stop();
-    throw new Error(`sqld did not start: ${String(error)}\n${output()}`);
+    throw new Error(`sqld did not start: ${String(error)}\n${output()}`, { cause: error });
   }
   return { url, stop };
 }

@@ -1,6 +1,6 @@
 /**
  * One more service instance in a process of its own, for tests of several instances sweeping
- * one database: `node --import tsx test/helpers/sweep-child.ts <databaseUrl> <clockMs>` builds
+ * one database: `node test/helpers/sweep-child.ts <databaseUrl> <clockMs>` builds
  * the service on that database with its clock at `clockMs`, prints `ready`, waits for a line on
  * stdin (so the instances start together), sweeps once and prints the report as JSON.
  */

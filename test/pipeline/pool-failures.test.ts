@@ -21,7 +21,7 @@ async function serviceWithWorker(name: string, timeoutMs: number) {
 }
 
 describe('a stuck or crashing pipeline worker, through the upload route', () => {
-  // The crash case gets a long timeout: its worker must start (through tsx) before it can die.
+  // The crash case gets a long timeout: its worker must start before it can die.
   it.each([
     ['hang', 'VECTORIZER_UNAVAILABLE', 400],
     ['crash', 'PROCESSING_FAILED', 20_000],

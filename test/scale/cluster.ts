@@ -98,7 +98,7 @@ interface Spawned {
 }
 
 function spawnInstance(name: string, env: NodeJS.ProcessEnv): Spawned {
-  const child = spawn(process.execPath, ['--import', 'tsx', instanceEntry], {
+  const child = spawn(process.execPath, [instanceEntry], {
     cwd: repoRoot,
     env,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -125,7 +125,7 @@ function spawnInstance(name: string, env: NodeJS.ProcessEnv): Spawned {
     try {
       await waitUntil(async () => said(msg) !== undefined, child, timeoutMs);
     } catch (error) {
-      throw new Error(`instance ${name} never said ${msg}: ${String(error)}\n${output()}`);
+      throw new Error(`instance ${name} never said ${msg}: ${String(error)}\n${output()}`, { cause: error });
     }
   };
   const loaded = waitFor('loaded', 60_000);

@@ -1,5 +1,5 @@
 /**
- * One service instance for the scale-out tests, run as its own process (`node --import tsx`):
+ * One service instance for the scale-out tests, run as its own process (`node`):
  * server.ts's wiring and run interface (DATABASE_URL, CONFIG_FILE, SITE_URL, TRUST_PROXY, PORT),
  * real clock, real HTTP, the sweeper on (every SCALE_SWEEP_EVERY_MS), but the scripted pipeline
  * instead of the image one, slowed by SCALE_PIPELINE_DELAY_MS so that uploads racing on two

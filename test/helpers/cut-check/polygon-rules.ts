@@ -43,7 +43,10 @@ class Problems {
   readonly list: PolygonProblem[] = [];
   count = 0;
   private readonly seen = new Set<string>();
-  constructor(private readonly max: number) {}
+  private readonly max: number;
+  constructor(max: number) {
+    this.max = max;
+  }
   add(kind: PolygonProblem['kind'], xU: number, yU: number): void {
     const key = `${kind} ${Math.round(xU)} ${Math.round(yU)}`;
     if (this.seen.has(key)) return; // segments meeting at one vertex report it once
