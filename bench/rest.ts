@@ -10,6 +10,7 @@
  * Settings: BENCH_REST_SEC (seconds per run, 3), BENCH_REST_RUNS (runs per server and case, 3),
  * BENCH_REST_CONNECTIONS (10).
  */
+import { START_NODE_FLAGS } from '../test/helpers/start-flags.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -102,14 +103,10 @@ export async function runRestBench(): Promise<RestResult> {
     });
     if (createdResponse.status !== 201) throw new Error(`POST /jobs answered ${createdResponse.status}`);
     writeFileSync(join(work, 'bodies.json'), JSON.stringify({ capabilities, created: await createdResponse.json() }));
-    const bare = spawn(
-      process.execPath,
-      [join(root, 'bench/bare-hono.ts'), join(work, 'bodies.json')],
-      {
-        cwd: root,
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
+    const bare = spawn(process.execPath, [join(root, 'bench/bare-hono.ts'), join(work, 'bodies.json')], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     children.push(bare);
     const bareOrigin = `http://127.0.0.1:${await firstLinePort(bare)}`;
 
@@ -166,7 +163,7 @@ export async function runRestBench(): Promise<RestResult> {
 async function startService(work: string, name: string, children: ChildProcess[]) {
   const dbFile = join(work, `${name}.db`);
   const logFile = join(work, `${name}.log`);
-  const child = spawn(process.execPath, [join(root, 'server.ts')], {
+  const child = spawn(process.execPath, [...START_NODE_FLAGS, join(root, 'server.ts')], {
     cwd: root,
     env: {
       ...process.env,

@@ -2,6 +2,7 @@
  * The benchmark's side of bench/service-child.ts: forks it for one tree and configuration, and
  * asks it one thing at a time over IPC.
  */
+import { START_NODE_FLAGS } from '../test/helpers/start-flags.ts';
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import type { ChildReply, ChildRequest } from './service-child.ts';
@@ -25,7 +26,7 @@ export async function startServiceChild(
   const child = fork(join(import.meta.dirname, 'service-child.ts'), [root, configFile, dbFile], {
     // tsx is found through the tree's node_modules (the baseline's is a link to this tree's).
     cwd: root,
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...START_NODE_FLAGS],
     // The allocator settings of `npm start` (package.json), unless the caller set others.
     env: {
       ...process.env,

@@ -20,7 +20,7 @@ if (process.features.typescript) {
     process.stderr.write(`jewellery-mcp needs Node 24 (this is ${process.version}); run npm ci in ${checkout}\n`);
     process.exit(1);
   }
-  const child = spawn(pinned, ['mcp/stdio.ts'], { stdio: 'inherit' });
+  const child = spawn(pinned, ['--max-semi-space-size=16', 'mcp/stdio.ts'], { stdio: 'inherit' });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 128 : 1)));
 }

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { API_BASE_PATH } from '../../core/urls.ts';
+import { START_NODE_FLAGS } from './start-flags.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -36,7 +37,7 @@ export async function spawnServer(options: {
   databaseUrl: string;
   env?: Record<string, string>;
 }): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['server.ts'], {
+  const child = spawn(process.execPath, [...START_NODE_FLAGS, 'server.ts'], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',

@@ -1,3 +1,4 @@
+import { START_NODE_FLAGS } from '../helpers/start-flags.ts';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -98,7 +99,7 @@ interface Spawned {
 }
 
 function spawnInstance(name: string, env: NodeJS.ProcessEnv): Spawned {
-  const child = spawn(process.execPath, [instanceEntry], {
+  const child = spawn(process.execPath, [...START_NODE_FLAGS, instanceEntry], {
     cwd: repoRoot,
     env,
     stdio: ['pipe', 'pipe', 'pipe'],
