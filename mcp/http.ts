@@ -1,6 +1,8 @@
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  isInitializeRequest,
+  WebStandardStreamableHTTPServerTransport,
+  type McpServer,
+} from '@modelcontextprotocol/server';
 import type { Context, Hono } from 'hono';
 import { MINUTE, systemClock, type Clock } from '../core/clock.ts';
 import type { Core } from '../core/index.ts';
@@ -139,6 +141,7 @@ export function registerMcpRoutes(app: Hono, options: McpHttpOptions): McpSessio
         sessionKey,
         clientAddress: address,
         transport: 'http',
+        era: 'legacy',
         log: options.log,
       }),
       sessionKey,
