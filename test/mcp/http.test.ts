@@ -167,7 +167,7 @@ describe('streamable HTTP at /mcp', () => {
     expect(siteOrigin.status).toBe(200);
   });
 
-  it('closes a session on DELETE', async () => {
+  it('closes a session on DELETE; its job handles stay, good until their jobs expire', async () => {
     const { client, transport } = await connect();
     const jobId = ((await call(client, 'open_job', braceletArgs)).structuredContent as any).job.id;
     const sessionId = transport.sessionId!;
@@ -182,7 +182,7 @@ describe('streamable HTTP at /mcp', () => {
       sql: 'SELECT count(*) AS n FROM mcp_job_handles WHERE job_id = ?',
       args: [jobId],
     });
-    expect(Number(rows[0]!.n)).toBe(0);
+    expect(Number(rows[0]!.n)).toBe(1);
   });
 });
 
