@@ -18,7 +18,9 @@ export const handleLifetime = (config: Config): string =>
  * within a 2025-11-25 session also `jobId`, as clients of that revision have always sent it.
  */
 export function jobRefInput(context: McpContext, config: Config) {
-  const jobHandle = z.string().describe(`The jobHandle that open_job returned. ${handleLifetime(config)}`);
+  const jobHandle = z
+    .string()
+    .describe(`The jobHandle that open_job returned; it lasts ${config.limits.jobTtlDays} days at most.`);
   if (context.sessionKey === undefined) return { jobHandle };
   return {
     jobHandle: jobHandle.optional(),

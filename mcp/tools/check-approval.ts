@@ -5,7 +5,7 @@ import type { Config } from '../../core/config.ts';
 import { approvalSchema, jobStatuses, latestSubmissionSchema, type Job } from '../../core/contract/job.ts';
 import type { Core } from '../../core/index.ts';
 import type { McpContext } from '../context.ts';
-import { jobRefFieldHint, jobRefInput, resolveJobRef } from '../job-ref.ts';
+import { handleLifetime, jobRefFieldHint, jobRefInput, resolveJobRef } from '../job-ref.ts';
 import { submissionSvgLinks } from '../resources/submission-svg.ts';
 import { guarded, toolError, toolResult } from '../results.ts';
 import { listedSchema, parseArguments } from '../tool-input.ts';
@@ -31,7 +31,7 @@ type Output = z.infer<typeof outputSchema>;
 
 export const config = (context: McpContext, appConfig: Config) => ({
   title: 'Check approval',
-  description: `Reads a job by the jobHandle that open_job returned and says where it stands: the job state and approval.status (pending while the person has not decided, approved once they approved it, declined if they declined), with links to the SVG files of the submission on the approval page. It changes nothing. The person may take minutes or days: call it at most once per pollIntervalSec (${appConfig.limits.pollIntervalSec} seconds) and never in a tight loop; between checks, tell the user you are waiting for the person to decide on the approval page.`,
+  description: `Reads a job by the jobHandle that open_job returned and says where it stands: the job state and approval.status (pending while the person has not decided, approved once they approved it, declined if they declined), with links to the SVG files of the submission on the approval page. It changes nothing. ${handleLifetime(appConfig)} The person may take minutes or days: call it at most once per pollIntervalSec (${appConfig.limits.pollIntervalSec} seconds) and never in a tight loop; between checks, tell the user you are waiting for the person to decide on the approval page.`,
   inputSchema: listedSchema(inputSchema(context, appConfig)),
   outputSchema,
   annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },

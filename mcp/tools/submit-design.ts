@@ -8,7 +8,7 @@ import { pictureHelps } from '../../core/submissions/findings-picture/numbering.
 import type { AgentJob } from '../../core/agent-handles/index.ts';
 import type { McpContext } from '../context.ts';
 import { drawingInput, readDrawing } from '../drawing-input.ts';
-import { jobRefFieldHint, jobRefInput, resolveJobRef } from '../job-ref.ts';
+import { handleLifetime, jobRefFieldHint, jobRefInput, resolveJobRef } from '../job-ref.ts';
 import { previewPng } from '../preview-png.ts';
 import { submissionSvgLinks } from '../resources/submission-svg.ts';
 import { guarded, toolError, toolResult } from '../results.ts';
@@ -21,7 +21,7 @@ const inputSchema = (context: McpContext, appConfig: Config) =>
   z.strictObject({ ...jobRefInput(context, appConfig), ...drawingInput(context.transport) });
 
 const description = (stdio: boolean, appConfig: Config) =>
-  'Uploads a drawing for a job and returns its outcome. Name the job by the jobHandle that open_job returned. The drawing is a black-on-white PNG made to the job drawing hints' +
+  `Uploads a drawing for a job and returns its outcome. Name the job by the jobHandle that open_job returned. ${handleLifetime(appConfig)} The drawing is a black-on-white PNG made to the job drawing hints` +
   (stdio
     ? ', given as base64 in pngBase64 or as an absolute local file path in path'
     : ', given as base64 in pngBase64') +
