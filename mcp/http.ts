@@ -1,10 +1,12 @@
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  isInitializeRequest,
+  WebStandardStreamableHTTPServerTransport,
+  type McpServer,
+} from '@modelcontextprotocol/server';
 import type { Context, Hono } from 'hono';
 import { MINUTE, systemClock, type Clock } from '../core/clock.ts';
 import type { Core } from '../core/index.ts';
-import { errorText, type Logger } from '../core/logger.ts';
+import type { Logger } from '../core/logger.ts';
 import { cryptoRandomness, type Randomness } from '../core/randomness.ts';
 import { addressGroup } from '../core/limits/address-group.ts';
 import { clientAddress } from '../http/client-address.ts';
@@ -79,10 +81,8 @@ export function registerMcpRoutes(app: Hono, options: McpHttpOptions): McpSessio
       timer = undefined;
     }
     options.log.info({ msg: 'mcp session ended', reason });
+    // Its job handles stay: they are good in any session until their jobs expire.
     await session.server.close().catch(() => undefined);
-    await options.core.forgetAgentSession(session.sessionKey).catch((error: unknown) => {
-      options.log.warn({ msg: 'mcp session handles not forgotten', err: errorText(error) });
-    });
   }
 
   async function sweep(): Promise<void> {
@@ -139,6 +139,7 @@ export function registerMcpRoutes(app: Hono, options: McpHttpOptions): McpSessio
         sessionKey,
         clientAddress: address,
         transport: 'http',
+        era: 'legacy',
         log: options.log,
       }),
       sessionKey,

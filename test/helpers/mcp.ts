@@ -1,39 +1,100 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client, InMemoryTransport, type CallToolResult, type JSONRPCMessage } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { fileURLToPath } from 'node:url';
 import { createMcpServer, type McpContext } from '../../mcp/server.ts';
 import { DEFAULT_ADDRESS, type TestService } from './service.ts';
 
+/** The protocol revisions the server serves, and the era each one is. */
+export const REVISIONS = { legacy: '2025-11-25', modern: '2026-07-28' } as const;
+export type Era = keyof typeof REVISIONS;
+
 export interface McpTestClient {
   client: Client;
-  sessionKey: string;
+  era: Era;
+  /** The session key of a 2025-11-25 connection; undefined for 2026-07-28 (no sessions). */
+  sessionKey: string | undefined;
   call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  /** Every message the client received, as it came over the wire (cache fields included). */
+  received: JSONRPCMessage[];
   close(): Promise<void>;
+}
+
+export interface ConnectOptions extends Partial<Omit<McpContext, 'era' | 'sessionKey'>> {
+  era?: Era;
+  /** The session key a 2025-11-25 connection is served under (a fresh one by default). */
+  sessionKey?: string;
 }
 
 let sessions = 0;
 
-/** A real SDK client on an in-memory pair, talking to a server built on the service's core. */
-export async function connectMcp(service: TestService, context: Partial<McpContext> = {}): Promise<McpTestClient> {
+/**
+ * A real SDK client on an in-memory pair, talking to a server built on the service's core and
+ * served the way the stdio server serves it (either revision, pinned to the one the client opens
+ * with). The client speaks 2025-11-25 unless `era: 'modern'` pins it to 2026-07-28.
+ */
+export async function connectMcp(service: TestService, options: ConnectOptions = {}): Promise<McpTestClient> {
   sessions += 1;
-  const full: McpContext = {
-    sessionKey: `test:${process.pid}:${sessions}`,
-    clientAddress: DEFAULT_ADDRESS,
-    transport: 'http',
-    ...context,
-  };
-  const server = createMcpServer(service.core, full);
+  const { era = 'legacy', sessionKey = `test:${process.pid}:${sessions}`, ...rest } = options;
+  const context = { clientAddress: DEFAULT_ADDRESS, transport: 'http' as const, ...rest };
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'vitest', version: '1.0.0' });
-  await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+  const served = serveStdio(
+    ({ era: opened }) =>
+      createMcpServer(service.core, {
+        ...context,
+        era: opened,
+        sessionKey: opened === 'legacy' ? sessionKey : undefined,
+      }),
+    { transport: serverSide },
+  );
+  const client = new Client(
+    { name: 'vitest', version: '1.0.0' },
+    era === 'modern' ? { versionNegotiation: { mode: { pin: REVISIONS.modern } } } : {},
+  );
+  await client.connect(clientSide);
+  const received: JSONRPCMessage[] = [];
+  const deliver = clientSide.onmessage;
+  clientSide.onmessage = (message, extra) => {
+    received.push(message);
+    deliver?.(message, extra);
+  };
   return {
+    received,
     client,
-    sessionKey: full.sessionKey,
-    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult,
+    era,
+    sessionKey: era === 'legacy' ? sessionKey : undefined,
+    call: (name, args = {}) => client.callTool({ name, arguments: args }),
     async close() {
       await client.close();
-      await server.close();
+      await served.close();
     },
+  };
+}
+
+/** A client of either revision on the real stdio server process, started as a host starts it. */
+export async function connectStdio(
+  era: Era,
+  env: Record<string, string>,
+  onStderr?: (chunk: string) => void,
+): Promise<{ client: Client; call(name: string, args?: Record<string, unknown>): Promise<CallToolResult> }> {
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined),
+  );
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [fileURLToPath(new URL('../../bin/jewellery-mcp.js', import.meta.url))],
+    env: { ...inherited, ...env },
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (chunk: Buffer) => onStderr?.(chunk.toString()));
+  const client = new Client(
+    { name: `vitest-stdio-${era}`, version: '1.0.0' },
+    era === 'modern' ? { versionNegotiation: { mode: { pin: REVISIONS.modern } } } : {},
+  );
+  await client.connect(transport);
+  return {
+    client,
+    call: (name, args = {}) => client.callTool({ name, arguments: args }, { timeout: 60_000 }),
   };
 }
 
@@ -58,4 +119,18 @@ export function errorEnvelope(result: CallToolResult): { code: string; message: 
   throw new Error(`no error envelope in ${JSON.stringify(result)}`);
 }
 
-export const braceletArgs = { productType: 'bracelet', size: { wristMm: 160 }, widthMm: 20 };
+/** open_job's arguments for a bracelet: the size in flat fields. */
+export const braceletArgs = { productType: 'bracelet', wristMm: 160, widthMm: 20 };
+
+/** Every `anyOf` / `oneOf` / `allOf` anywhere in a JSON Schema, by its path. */
+export function unionsIn(schema: unknown, path = '$'): string[] {
+  if (typeof schema !== 'object' || schema === null) return [];
+  return Object.entries(schema).flatMap(([key, value]) => [
+    ...(['anyOf', 'oneOf', 'allOf'].includes(key) ? [`${path}.${key}`] : []),
+    ...unionsIn(value, `${path}.${key}`),
+  ]);
+}
+
+/** The resource links of a result. */
+export const resourceLinks = (result: CallToolResult) =>
+  result.content.filter((c): c is Extract<typeof c, { type: 'resource_link' }> => c.type === 'resource_link');

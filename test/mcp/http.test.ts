@@ -1,9 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { Hono } from 'hono';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { ManualClock, MINUTE } from '../../core/clock.ts';
@@ -169,7 +167,7 @@ describe('streamable HTTP at /mcp', () => {
     expect(siteOrigin.status).toBe(200);
   });
 
-  it('closes a session on DELETE', async () => {
+  it('closes a session on DELETE; its job handles stay, good until their jobs expire', async () => {
     const { client, transport } = await connect();
     const jobId = ((await call(client, 'open_job', braceletArgs)).structuredContent as any).job.id;
     const sessionId = transport.sessionId!;
@@ -184,7 +182,7 @@ describe('streamable HTTP at /mcp', () => {
       sql: 'SELECT count(*) AS n FROM mcp_job_handles WHERE job_id = ?',
       args: [jobId],
     });
-    expect(Number(rows[0]!.n)).toBe(0);
+    expect(Number(rows[0]!.n)).toBe(1);
   });
 });
 
