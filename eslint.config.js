@@ -12,6 +12,25 @@ export default tseslint.config(
     },
   },
   {
+    // The v1 SDK stops at protocol 2025-11-25; it is installed only for the conformance suite.
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: '@modelcontextprotocol/sdk', message: 'Use the v2 SDK: @modelcontextprotocol/server or /client.' },
+          ],
+          patterns: [
+            {
+              group: ['@modelcontextprotocol/sdk/*'],
+              message: 'Use the v2 SDK: @modelcontextprotocol/server or /client.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },

@@ -71,7 +71,7 @@ export interface Core {
   sessionAccount(sessionToken: string | undefined): Promise<Result<SessionAccount | undefined>>;
   designForAccount(designId: string, accountId: string): Promise<DesignView | undefined>;
   /** MCP session state: keeps a job's secret server-side (encrypted) under a random handle. */
-  rememberAgentJob(sessionKey: string, jobId: string, jobSecret: string): Promise<{ handle: string }>;
+  rememberAgentJob(sessionKey: string | undefined, jobId: string, jobSecret: string): Promise<{ handle: string }>;
   /** The authenticated job a session (by job id) or a handle holder may act on; 404 otherwise. */
   resolveAgentJob(scope: AgentScope, ref: AgentJobRef): Promise<Result<AgentJob>>;
   /** Drops a closed or expired session's handles. */

@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { coreError, type CoreError } from '../core/errors.ts';
 
 type Content = CallToolResult['content'][number];

@@ -1,4 +1,4 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer } from '@modelcontextprotocol/server';
 import type { Core } from '../core/index.ts';
 import type { McpContext } from './context.ts';
 import { registerDesignJewelleryPrompt } from './prompts/design-jewellery.ts';

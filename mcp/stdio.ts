@@ -1,6 +1,6 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { systemClock } from '../core/clock.ts';
-import { jsonLogger } from '../core/logger.ts';
+import { errorText, jsonLogger } from '../core/logger.ts';
 import { cryptoRandomness } from '../core/randomness.ts';
 import { readRunSettings } from '../http/env.ts';
 import { buildService } from '../http/service.ts';
@@ -8,7 +8,10 @@ import { createMcpServer } from './server.ts';
 
 /**
  * The stdio MCP server (`npm run mcp`): the same configuration, database and core as the HTTP
- * service, one MCP session per process. stdout carries only protocol messages; logs go to stderr.
+ * service, one connection per process. It serves either protocol revision, pinned to the one the
+ * client opens with: a 2025-11-25 client gets the initialize handshake and a process-scoped
+ * session key, a 2026-07-28 client none (its jobs are named by handles). stdout carries only
+ * protocol messages; logs go to stderr.
  */
 
 /** The rate-limit identity of a local stdio caller: every stdio process on the machine shares it. */
@@ -18,25 +21,28 @@ const log = jsonLogger((line) => process.stderr.write(line));
 const settings = readRunSettings(process.env);
 const service = await buildService(settings, { clock: systemClock, random: cryptoRandomness, log });
 const sessionKey = `stdio:${cryptoRandomness.uuid()}`;
-const server = createMcpServer(service.core, {
-  sessionKey,
-  clientAddress: STDIO_CLIENT_ADDRESS,
-  transport: 'stdio',
-  log,
-});
-await server.connect(new StdioServerTransport());
+const connection = serveStdio(
+  ({ era }) =>
+    createMcpServer(service.core, {
+      sessionKey: era === 'legacy' ? sessionKey : undefined,
+      clientAddress: STDIO_CLIENT_ADDRESS,
+      transport: 'stdio',
+      era,
+      log,
+    }),
+  { onerror: (error) => log.warn({ msg: 'mcp stdio error', err: errorText(error) }) },
+);
 log.info({ msg: 'mcp stdio server ready', siteUrl: settings.siteUrl });
 
 let stopping = false;
-/** The host closed stdin or asked us to stop: drop this session's handles, close the database. */
+/** The host closed stdin or asked us to stop: close the connection and the database. */
 async function shutdown(reason: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   log.info({ msg: 'mcp stdio server stopping', reason });
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
-  await server.close().catch(() => undefined);
-  await service.core.forgetAgentSession(sessionKey).catch(() => undefined);
+  await connection.close().catch(() => undefined);
   await service.close();
   process.exit(0);
 }

@@ -24,6 +24,12 @@ export interface AgentJob {
   handle: string;
 }
 
+/**
+ * The session key stored for a job opened without a session (MCP 2026-07-28): no session key
+ * has this form, so the job is reachable by its handle only.
+ */
+const SESSIONLESS = 'none';
+
 /** 24 random bytes: 32 base64url characters, unguessable. */
 const HANDLE_BYTES = 24;
 const HANDLE_PATTERN = /^[A-Za-z0-9_-]{22,64}$/;
@@ -37,15 +43,19 @@ const sealContext = (handle: string, jobId: string): string => `mcp-job-handle\u
  */
 export async function rememberAgentJob(
   deps: CoreDeps,
-  input: { sessionKey: string; jobId: string; jobSecret: string },
+  input: { sessionKey: string | undefined; jobId: string; jobSecret: string },
 ): Promise<{ handle: string }> {
   const handle = Buffer.from(deps.random.bytes(HANDLE_BYTES)).toString('base64url');
   const now = deps.clock.now();
   const secretEncrypted = deps.secretBox.seal(input.jobSecret, sealContext(handle, input.jobId));
   await deps.db.write(async (tx) => {
-    await tx
-      .insert(mcpJobHandles)
-      .values({ handle, sessionKey: input.sessionKey, jobId: input.jobId, secretEncrypted, createdAt: now });
+    await tx.insert(mcpJobHandles).values({
+      handle,
+      sessionKey: input.sessionKey ?? SESSIONLESS,
+      jobId: input.jobId,
+      secretEncrypted,
+      createdAt: now,
+    });
     const expired = tx.select({ id: jobs.id }).from(jobs).where(lt(jobs.expiresAt, now));
     await tx.delete(mcpJobHandles).where(inArray(mcpJobHandles.jobId, expired));
   });

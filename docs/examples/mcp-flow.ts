@@ -6,9 +6,8 @@
  *
  *   DATABASE_URL=file:data/jewellery.db SITE_URL=http://localhost:8787 npx node docs/examples/mcp-flow.ts
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client, type CallToolResult } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { drawDesign, type StripPx } from './make-design.ts';
 
 const client = new Client({ name: 'docs-example', version: '1.0.0' });
@@ -22,7 +21,7 @@ await client.connect(
 );
 
 async function tool(name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
-  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const result = await client.callTool({ name, arguments: args });
   const text = result.content.find((block) => block.type === 'text');
   const images = result.content.filter((block) => block.type === 'image').length;
   console.log(`--- ${name}${result.isError ? ' (isError)' : ''}${images ? `, ${images} image block(s)` : ''}`);

@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Core } from '../../core/index.ts';
 import { designFlow, drawingRules } from '../drawing-rules.ts';
@@ -9,10 +9,10 @@ export const config = {
   title: 'Design a piece of jewellery',
   description:
     'Walks through designing a laser-cut brass bracelet or ring with the person: size, drawing, fixes, and the Hebrew approval page.',
-  argsSchema: {
+  argsSchema: z.object({
     productType: z.string().optional().describe('bracelet or ring, if already known.'),
     idea: z.string().optional().describe('What the person wants on the piece, in their words.'),
-  },
+  }),
 };
 
 export function registerDesignJewelleryPrompt(server: McpServer, core: Core): void {

@@ -1,5 +1,5 @@
 import { errorText } from '../../core/logger.ts';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { approvalSchema, jobStatuses, latestSubmissionSchema, type Job } from '../../core/contract/job.ts';
 import type { Core } from '../../core/index.ts';

@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import type { Core } from '../../core/index.ts';
 import type { McpContext } from '../context.ts';
 import { registerCheckApprovalTool } from './check-approval.ts';

@@ -1,5 +1,5 @@
 import { errorText } from '../../core/logger.ts';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { productTypes } from '../../core/config.ts';
 import { attributionSchema, SIZE_FORMS_MESSAGE, sizeSchema } from '../../core/contract/create-job.ts';

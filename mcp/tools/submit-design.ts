@@ -1,8 +1,7 @@
 import { errorText } from '../../core/logger.ts';
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { findingSchema, type Finding } from '../../core/contract/finding.ts';
 import { approvalSchema, priceSchema } from '../../core/contract/job.ts';

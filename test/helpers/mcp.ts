@@ -1,38 +1,61 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client, InMemoryTransport, type CallToolResult } from '@modelcontextprotocol/client';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { createMcpServer, type McpContext } from '../../mcp/server.ts';
 import { DEFAULT_ADDRESS, type TestService } from './service.ts';
 
+/** The protocol revisions the server serves, and the era each one is. */
+export const REVISIONS = { legacy: '2025-11-25', modern: '2026-07-28' } as const;
+export type Era = keyof typeof REVISIONS;
+
 export interface McpTestClient {
   client: Client;
-  sessionKey: string;
+  era: Era;
+  /** The session key of a 2025-11-25 connection; undefined for 2026-07-28 (no sessions). */
+  sessionKey: string | undefined;
   call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
   close(): Promise<void>;
 }
 
+export interface ConnectOptions extends Partial<Omit<McpContext, 'era' | 'sessionKey'>> {
+  era?: Era;
+  /** The session key a 2025-11-25 connection is served under (a fresh one by default). */
+  sessionKey?: string;
+}
+
 let sessions = 0;
 
-/** A real SDK client on an in-memory pair, talking to a server built on the service's core. */
-export async function connectMcp(service: TestService, context: Partial<McpContext> = {}): Promise<McpTestClient> {
+/**
+ * A real SDK client on an in-memory pair, talking to a server built on the service's core and
+ * served the way the stdio server serves it (either revision, pinned to the one the client opens
+ * with). The client speaks 2025-11-25 unless `era: 'modern'` pins it to 2026-07-28.
+ */
+export async function connectMcp(service: TestService, options: ConnectOptions = {}): Promise<McpTestClient> {
   sessions += 1;
-  const full: McpContext = {
-    sessionKey: `test:${process.pid}:${sessions}`,
-    clientAddress: DEFAULT_ADDRESS,
-    transport: 'http',
-    ...context,
-  };
-  const server = createMcpServer(service.core, full);
+  const { era = 'legacy', sessionKey = `test:${process.pid}:${sessions}`, ...rest } = options;
+  const context = { clientAddress: DEFAULT_ADDRESS, transport: 'http' as const, ...rest };
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'vitest', version: '1.0.0' });
-  await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+  const served = serveStdio(
+    ({ era: opened }) =>
+      createMcpServer(service.core, {
+        ...context,
+        era: opened,
+        sessionKey: opened === 'legacy' ? sessionKey : undefined,
+      }),
+    { transport: serverSide },
+  );
+  const client = new Client(
+    { name: 'vitest', version: '1.0.0' },
+    era === 'modern' ? { versionNegotiation: { mode: { pin: REVISIONS.modern } } } : {},
+  );
+  await client.connect(clientSide);
   return {
     client,
-    sessionKey: full.sessionKey,
-    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult,
+    era,
+    sessionKey: era === 'legacy' ? sessionKey : undefined,
+    call: (name, args = {}) => client.callTool({ name, arguments: args }),
     async close() {
       await client.close();
-      await server.close();
+      await served.close();
     },
   };
 }

@@ -2,9 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client, type CallToolResult } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../core/clock.ts';
 import { designFixture } from '../fixtures/pipeline/designs.ts';
@@ -60,9 +59,7 @@ describe('stdio server process, real pipeline: the whole flow', () => {
     async () => {
       const results: CallToolResult[] = [];
       const call = async (name: string, args: Record<string, unknown>) => {
-        const result = (await client.callTool({ name, arguments: args }, undefined, {
-          timeout: 60_000,
-        })) as CallToolResult;
+        const result = await client.callTool({ name, arguments: args }, { timeout: 60_000 });
         results.push(result);
         return result;
       };

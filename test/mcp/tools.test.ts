@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { createdJobSchema } from '../../core/contract/job.ts';
 import { braceletArgs, connectMcp, errorEnvelope, textOf, type McpTestClient } from '../helpers/mcp.ts';
 import { makePng } from '../helpers/png.ts';
