@@ -86,7 +86,8 @@ export function legacySessions(options: LegacySessionsOptions): LegacySessions {
     const admitted = await options.core.admitAgentSession(address);
     if (!admitted.ok) {
       const { message, agent_instruction, retryAfterSec } = admitted.error;
-      const headers: Record<string, string> = retryAfterSec === undefined ? {} : { 'retry-after': String(retryAfterSec) };
+      const headers: Record<string, string> =
+        retryAfterSec === undefined ? {} : { 'retry-after': String(retryAfterSec) };
       return rpcError(429, -32000, [message, agent_instruction].filter(Boolean).join(' '), { headers });
     }
     await sweep();

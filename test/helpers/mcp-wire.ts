@@ -52,7 +52,8 @@ interface SentRequest {
   revision: string;
 }
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function schemaProblems(type: SpecTypeName, value: unknown): string[] {
   const outcome = specTypeSchemas[type]['~standard'].validate(value) as {
@@ -63,9 +64,15 @@ function schemaProblems(type: SpecTypeName, value: unknown): string[] {
   );
 }
 
-/** The requests of a POST body by id, with the revision each speaks. */
-export function sentRequests(body: unknown): Map<string | number, SentRequest> {
+/** The requests of a POST body by id, with the revision each speaks (none when it is not JSON). */
+export function sentRequests(text: unknown): Map<string | number, SentRequest> {
   const requests = new Map<string | number, SentRequest>();
+  let body: unknown;
+  try {
+    body = typeof text === 'string' ? JSON.parse(text) : undefined;
+  } catch {
+    return requests;
+  }
   for (const message of Array.isArray(body) ? body : [body]) {
     if (!isObject(message) || typeof message.method !== 'string') continue;
     if (typeof message.id !== 'string' && typeof message.id !== 'number') continue;
@@ -78,14 +85,20 @@ export function sentRequests(body: unknown): Map<string | number, SentRequest> {
 
 /** What is wrong with one message the server sent, answering `requests` (empty when nothing). */
 export function messageProblems(message: unknown, requests: Map<string | number, SentRequest>): string[] {
-  const problems = schemaProblems('JSONRPCMessage', message);
-  if (problems.length > 0 || !isObject(message)) return problems;
+  if (!isObject(message) || message.jsonrpc !== '2.0')
+    return [`not a JSON-RPC 2.0 message: ${JSON.stringify(message)}`];
   if (typeof message.method === 'string') {
     // The server's own notifications and requests (this server sends no requests).
     if ('id' in message) return [`the server sent a request (${message.method}); it has none to send`];
     return schemaProblems('ServerNotification', message);
   }
-  if ('error' in message) return schemaProblems('JSONRPCErrorResponse', message);
+  if ('error' in message) {
+    // JSON-RPC answers `id: null` to a request it could not read; the schema's RequestId has no null.
+    const { id, ...rest } = message;
+    return schemaProblems('JSONRPCErrorResponse', id === null ? rest : message);
+  }
+  const problems = schemaProblems('JSONRPCResultResponse', message);
+  if (problems.length > 0) return problems;
   const sent = requests.get(message.id as string | number);
   if (!sent) return [`a result for id ${String(message.id)}, which no request in the exchange has`];
   const type = RESULT_TYPES[sent.method];
@@ -102,7 +115,8 @@ export function messageProblems(message: unknown, requests: Map<string | number,
   }
   if (CACHEABLE.has(sent.method)) {
     const { ttlMs, cacheScope } = result;
-    if (!Number.isSafeInteger(ttlMs) || (ttlMs as number) < 0) problems.push(`${sent.method}: ttlMs is ${String(ttlMs)}`);
+    if (!Number.isSafeInteger(ttlMs) || (ttlMs as number) < 0)
+      problems.push(`${sent.method}: ttlMs is ${String(ttlMs)}`);
     if (cacheScope !== 'public' && cacheScope !== 'private') {
       problems.push(`${sent.method}: cacheScope is ${String(cacheScope)}`);
     }
@@ -137,7 +151,16 @@ const unreported: string[] = [];
 /** Takes the violations recorded so far (a test that provokes one on purpose takes it back). */
 export const takeWireViolations = (): string[] => unreported.splice(0);
 
-afterEach(() => {
+/** The reads of answers to POSTs still under way (a GET's stream stays open as long as its session). */
+const pending = new Set<Promise<void>>();
+
+/** Resolves once every answer to a POST received so far has been read and checked. */
+export async function wireChecksSettled(): Promise<void> {
+  while (pending.size) await Promise.all(pending);
+}
+
+afterEach(async () => {
+  await wireChecksSettled();
   const left = takeWireViolations();
   if (left.length) throw new WireViolation(`MCP messages broke the protocol schema:\n${left.join('\n')}`);
 });
@@ -159,30 +182,56 @@ function record(requests: Map<string | number, SentRequest>, messages: unknown[]
 }
 
 /**
- * Reads the messages of `response` to the request whose body was `requestBody` and records what
+ * Reads the messages of `response` to the request whose body (JSON text) was `requestBody` and records what
  * breaks the wire; the response is handed back unread. An event stream is read as it arrives (a
  * stream left open is checked as far as it got).
  */
-export function checkMcpAnswer(requestBody: unknown, response: Response): Response {
+export function checkMcpAnswer(requestBody: BodyInit | null | undefined, response: Response): Response {
+  if (!response.body) return response;
   const requests = sentRequests(requestBody);
   const contentType = (response.headers.get('content-type') ?? '').toLowerCase();
-  const json = contentType.startsWith('application/json');
-  const sse = contentType.startsWith('text/event-stream');
-  if (!response.body || (!json && !sse)) {
-    if (response.status !== 202 && response.status !== 405 && response.body) {
-      unreported.push(`an MCP answer (${response.status}) that is neither JSON nor an event stream: ${contentType}`);
-    }
-    return response;
-  }
   const [mine, theirs] = response.body.tee();
-  void readAll(mine).then((text) => {
-    try {
-      record(requests, messagesOf(contentType, text), response.headers);
-    } catch (error) {
-      unreported.push(`an MCP answer that does not parse: ${String(error)}`);
-    }
-  });
+  const read = readAll(mine).then((text) => recordText(requests, response.status, contentType, response.headers, text));
+  if (requests.size > 0 || requestBody) {
+    pending.add(read);
+    void read.finally(() => pending.delete(read));
+  }
   return new Response(theirs, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+function recordText(
+  requests: Map<string | number, SentRequest>,
+  status: number,
+  contentType: string,
+  headers: Headers,
+  text: string,
+): void {
+  if (!contentType.startsWith('application/json') && !contentType.startsWith('text/event-stream')) {
+    // An empty answer (a 202 to a notification, a DELETE) carries no message; a 404 page none either.
+    if (text.length > 0 && !(status === 404 && contentType.startsWith('text/html'))) {
+      unreported.push(`an MCP answer (${status}) that is neither JSON nor an event stream: ${contentType}`);
+    }
+    return;
+  }
+  try {
+    record(requests, messagesOf(contentType, text), headers);
+  } catch (error) {
+    unreported.push(`an MCP answer (${status}) that does not parse: ${String(error)}`);
+  }
+}
+
+/**
+ * The same check for an answer already read as text (a raw node:http exchange).
+ */
+export function checkMcpText(
+  requestBody: string | undefined,
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+  text: string,
+): void {
+  const flat = new Headers();
+  for (const [name, value] of Object.entries(headers)) if (typeof value === 'string') flat.set(name, value);
+  recordText(sentRequests(requestBody), status, (flat.get('content-type') ?? '').toLowerCase(), flat, text);
 }
 
 /** The text of a stream, as far as it gets before it ends or breaks off. */
@@ -203,7 +252,6 @@ async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
 }
 
 /** A `fetch` for the SDK client's transport that checks every answer it receives. */
-export const wireCheckedFetch: typeof fetch = async (input, init) => {
-  const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
-  return checkMcpAnswer(body, await fetch(input, init));
-};
+export const wireCheckedFetch: typeof fetch = async (input, init) =>
+  // eslint-disable-next-line no-restricted-globals -- the client's own transport, to a loopback test server
+  checkMcpAnswer(init?.body, await fetch(input, init));
