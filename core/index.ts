@@ -1,5 +1,4 @@
 import {
-  forgetAgentSession,
   rememberAgentJob,
   resolveAgentJob,
   type AgentJob,
@@ -70,12 +69,13 @@ export interface Core {
   /** The signed-in account, none, or AUTH_UNAVAILABLE when the session store cannot answer. */
   sessionAccount(sessionToken: string | undefined): Promise<Result<SessionAccount | undefined>>;
   designForAccount(designId: string, accountId: string): Promise<DesignView | undefined>;
-  /** MCP session state: keeps a job's secret server-side (encrypted) under a random handle. */
+  /**
+   * MCP job state: keeps a job's secret server-side (encrypted) under a random handle, good until
+   * the job expires; `sessionKey` (a 2025-11-25 session's) also lets that session name it by id.
+   */
   rememberAgentJob(sessionKey: string | undefined, jobId: string, jobSecret: string): Promise<{ handle: string }>;
-  /** The authenticated job a session (by job id) or a handle holder may act on; 404 otherwise. */
+  /** The authenticated, unexpired job a handle holder (or a session, by job id) may act on; a refusal otherwise. */
   resolveAgentJob(scope: AgentScope, ref: AgentJobRef): Promise<Result<AgentJob>>;
-  /** Drops a closed or expired session's handles. */
-  forgetAgentSession(sessionKey: string): Promise<void>;
   /** An MCP client opening a streamable HTTP session: counted per address, refused past the hour's limit. */
   admitAgentSession(clientAddress: string): Promise<Result<void>>;
   /** One retention and crash-recovery pass at the clock's now; safe on several instances at once. */
@@ -114,7 +114,6 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     designForAccount: (designId, accountId) => designForAccount(deps, designId, accountId),
     rememberAgentJob: (sessionKey, jobId, jobSecret) => rememberAgentJob(deps, { sessionKey, jobId, jobSecret }),
     resolveAgentJob: (scope, ref) => resolveAgentJob(deps, scope, ref),
-    forgetAgentSession: (sessionKey) => forgetAgentSession(deps, sessionKey),
     admitAgentSession: (clientAddress) => limiter.mcpSession(clientAddress),
     sweep: () => sweep(deps),
     uploadsSettled: (timeoutMs) => uploads.settled(timeoutMs),

@@ -43,8 +43,8 @@ export function drawingRulesMarkdown(capabilities: Capabilities): string {
 export function designFlow(capabilities: Capabilities): string[] {
   return [
     'get_capabilities: products, size forms, prices and these rules.',
-    'open_job with productType, size (wristMm + fit, usRingSize, or lengthMm) and widthMm; read its drawing hints.',
-    'Draw the PNG to those hints and call submit_design with it.',
+    'open_job with productType, widthMm and the size as one of wristMm (+ fit), usRingSize or lengthMm; keep its jobHandle and read its drawing hints.',
+    'Draw the PNG to those hints and call submit_design with the jobHandle and the PNG.',
     "If it fails validation, follow each finding's agent_instruction (locations are in mm on the strip, with px: the place in your own image; every problem is listed at once, so fix them all) and submit a corrected PNG; the job takes up to " +
       `${capabilities.limits.submissionsPerJob} counted submissions.`,
     'When it is ready, give the person the approval link (the page is in Hebrew) and show them the preview.',

@@ -1,4 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import { SIZE_FORMS_MESSAGE } from '../core/contract/create-job.ts';
 import { coreError, type CoreError } from '../core/errors.ts';
 
 type Content = CallToolResult['content'][number];
@@ -8,8 +9,14 @@ export function toolResult(text: string, structured: Record<string, unknown>, ex
   return { content: [{ type: 'text', text }, ...extra], structuredContent: structured };
 }
 
-/** The REST wording in catalogue instructions, said the way an MCP caller acts on it. */
-const restToTools: [RegExp, string][] = [
+/** The size forms as open_job takes them: flat fields, where REST nests them in `size`. */
+export const FLAT_SIZE_FORMS_MESSAGE =
+  'Give the size in exactly one of three forms: wristMm (a number, with optional fit "snug", "comfort" or "loose"; bracelet only), usRingSize (a number; ring only), or lengthMm (a number; either product).';
+
+/** The REST wording in catalogue instructions and messages, said the way an MCP caller acts on it. */
+const restToTools: [RegExp | string, string][] = [
+  [SIZE_FORMS_MESSAGE, FLAT_SIZE_FORMS_MESSAGE],
+  [/\bsize\.(wristMm|fit|usRingSize|lengthMm)\b/g, '$1'],
   [/\bPOST \/jobs\b/g, 'the open_job tool'],
   [/\bGET \/capabilities\b/g, 'get_capabilities'],
   [/\bcapabilities\.products\b/g, 'get_capabilities → products'],
@@ -49,7 +56,7 @@ export function toolError(error: CoreError): CallToolResult {
 }
 
 const toolWords = (text: string | undefined): string | undefined =>
-  text === undefined ? undefined : restToTools.reduce((t, [pattern, words]) => t.replace(pattern, words), text);
+  text === undefined ? undefined : restToTools.reduce((t, [pattern, words]) => t.replaceAll(pattern, words), text);
 
 /** The refusal for a bug: the contract's PROCESSING_FAILED, without the cause's text. */
 export const unexpectedFailure = (): CallToolResult => toolError(coreError('PROCESSING_FAILED'));

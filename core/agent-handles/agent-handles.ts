@@ -1,19 +1,21 @@
 import { and, desc, eq, inArray, lt } from 'drizzle-orm';
 import { jobs, mcpJobHandles, type JobRow } from '../../db/schema.ts';
+import { isoTime } from '../clock.ts';
 import type { CoreDeps } from '../deps.ts';
 import { coreError, type CoreError } from '../errors.ts';
 import { authenticateJob } from '../jobs/job-access.ts';
 import { err, ok, type Result } from '../result.ts';
 
 /**
- * How an agent names a job it opened: by its id within the session that opened it, or by the
- * server-minted handle (for session-less clients of MCP 2026-07-28, which pass it as an argument).
+ * How an agent names a job it opened: by the server-minted handle, good for anyone who holds it
+ * (any session, any protocol revision, any instance on the database) until the job expires; or,
+ * within an MCP 2025-11-25 session, by the id of a job that session opened.
  */
 export type AgentJobRef = { jobId: string } | { handle: string };
 
 /**
  * Who is asking: the session key of an MCP session (`http:<session id>` or `stdio:<uuid>`), or
- * `undefined` for a session-less caller, which can only name a job by its handle.
+ * `undefined` for a session-less caller (MCP 2026-07-28), which can only name a job by its handle.
  */
 export interface AgentScope {
   sessionKey: string | undefined;
@@ -25,8 +27,8 @@ export interface AgentJob {
 }
 
 /**
- * The session key stored for a job opened without a session (MCP 2026-07-28): no session key
- * has this form, so the job is reachable by its handle only.
+ * The session key stored for a job opened without a session: no session key has this form, so
+ * the job is reachable by its handle only.
  */
 const SESSIONLESS = 'none';
 
@@ -38,8 +40,9 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 const sealContext = (handle: string, jobId: string): string => `mcp-job-handle\u0000${handle}\u0000${jobId}`;
 
 /**
- * Keeps a just-opened job's secret for the session, encrypted under the server key, and returns
- * the handle naming it. Also drops the handles of jobs that have expired (they open nothing).
+ * Keeps a just-opened job's secret, encrypted under the server key, and returns the handle naming
+ * it. The row lives as long as its job (the retention sweep deletes it with the job); handles of
+ * jobs that have expired are dropped here too, since they open nothing any more.
  */
 export async function rememberAgentJob(
   deps: CoreDeps,
@@ -63,33 +66,28 @@ export async function rememberAgentJob(
 }
 
 /**
- * The job a session (or a handle holder) may act on, authenticated with its decrypted secret
- * exactly as a REST caller would be. Anything else is a 404 saying this session did not open it.
+ * The job a handle (or, within its session, a job id) names, authenticated with its decrypted
+ * secret exactly as a REST caller would be, while the job has not expired. Anything else is a
+ * refusal that says what to do instead.
  */
 export async function resolveAgentJob(deps: CoreDeps, scope: AgentScope, ref: AgentJobRef): Promise<Result<AgentJob>> {
   const row = await findHandle(deps, scope, ref);
-  if (!row) return err(notOpenedHere(ref));
+  if (!row) return err(unknownJob(ref));
   const secret = deps.secretBox.open(row.secretEncrypted, sealContext(row.handle, row.jobId));
   if (secret === undefined) {
     deps.log.warn({ msg: 'mcp job handle did not decrypt', jobId: row.jobId });
-    return err(notOpenedHere(ref));
+    return err(unknownJob(ref));
   }
   const job = await authenticateJob(deps, row.jobId, secret);
-  if (!job.ok) return err(notOpenedHere(ref));
+  if (!job.ok) return err(unknownJob(ref));
+  if (deps.clock.now() >= job.value.expiresAt) return err(expiredJob(job.value));
   return ok({ job: job.value, handle: row.handle });
-}
-
-/** Forgets every job a session opened (the session was closed or expired). */
-export async function forgetAgentSession(deps: CoreDeps, sessionKey: string): Promise<void> {
-  await deps.db.write((tx) => tx.delete(mcpJobHandles).where(eq(mcpJobHandles.sessionKey, sessionKey)));
 }
 
 async function findHandle(deps: CoreDeps, scope: AgentScope, ref: AgentJobRef) {
   if ('handle' in ref) {
     if (!HANDLE_PATTERN.test(ref.handle)) return undefined;
     const [row] = await deps.db.orm.select().from(mcpJobHandles).where(eq(mcpJobHandles.handle, ref.handle));
-    // Within a session, a handle is only good in the session that minted it.
-    if (!row || (scope.sessionKey !== undefined && row.sessionKey !== scope.sessionKey)) return undefined;
     return row;
   }
   if (scope.sessionKey === undefined || !UUID_PATTERN.test(ref.jobId)) return undefined;
@@ -102,11 +100,27 @@ async function findHandle(deps: CoreDeps, scope: AgentScope, ref: AgentJobRef) {
   return row;
 }
 
-function notOpenedHere(ref: AgentJobRef): CoreError {
-  const named = 'jobId' in ref && UUID_PATTERN.test(ref.jobId) ? `job ${ref.jobId.toLowerCase()}` : 'that job';
+const OPEN_ANOTHER =
+  'Jobs opened over the REST API cannot be used here. If you no longer have the jobHandle, call open_job to open a new job.';
+
+function unknownJob(ref: AgentJobRef): CoreError {
+  if ('handle' in ref) {
+    return coreError('NOT_FOUND', {
+      message: 'No such job: no job has this jobHandle.',
+      agent_instruction: `Pass the jobHandle exactly as open_job returned it. ${OPEN_ANOTHER}`,
+    });
+  }
+  const named = UUID_PATTERN.test(ref.jobId) ? `job ${ref.jobId.toLowerCase()}` : 'that job';
   return coreError('NOT_FOUND', {
     message: `No such job in this session: this MCP session did not open ${named}.`,
+    agent_instruction: `Name the job by the jobHandle that open_job returned (it works in any session); a jobId works only in the MCP session that opened the job. ${OPEN_ANOTHER}`,
+  });
+}
+
+function expiredJob(job: JobRow): CoreError {
+  return coreError('JOB_EXPIRED', {
+    message: `The job ${job.id} expired at ${isoTime(job.expiresAt)}; its jobHandle no longer works.`,
     agent_instruction:
-      'Use the jobId that open_job returned in this same MCP session. Jobs opened over the REST API, in another MCP session, or before the connection was restarted cannot be used here: call open_job to open a new job.',
+      'Call open_job to open a new job and use the jobHandle it returns. A design the person approved before then stays in their account.',
   });
 }

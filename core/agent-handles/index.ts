@@ -1,5 +1,4 @@
 export {
-  forgetAgentSession,
   rememberAgentJob,
   resolveAgentJob,
   type AgentJob,

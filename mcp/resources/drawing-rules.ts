@@ -1,4 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/server';
+import { HOUR } from '../../core/clock.ts';
 import type { Core } from '../../core/index.ts';
 import { drawingRulesMarkdown } from '../drawing-rules.ts';
 
@@ -10,6 +11,8 @@ export const config = {
   description:
     'How to draw a PNG the service can cut: colours, canvas, minimum opening and metal widths, and the flow.',
   mimeType: 'text/markdown',
+  // Built from the live capabilities, the same for every caller.
+  cacheHint: { ttlMs: HOUR, cacheScope: 'public' as const },
 };
 
 /** The drawing rules as a resource, built from the live capabilities on each read. */

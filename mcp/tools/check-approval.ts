@@ -1,15 +1,22 @@
 import { errorText } from '../../core/logger.ts';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import type { Config } from '../../core/config.ts';
 import { approvalSchema, jobStatuses, latestSubmissionSchema, type Job } from '../../core/contract/job.ts';
 import type { Core } from '../../core/index.ts';
 import type { McpContext } from '../context.ts';
+import { handleLifetime, jobRefFieldHint, jobRefInput, resolveJobRef } from '../job-ref.ts';
+import { submissionSvgLinks } from '../resources/submission-svg.ts';
 import { guarded, toolError, toolResult } from '../results.ts';
+import { listedSchema, parseArguments } from '../tool-input.ts';
 
 export const name = 'check_approval';
 
+const inputSchema = (context: McpContext, appConfig: Config) => z.strictObject(jobRefInput(context, appConfig));
+
 const outputSchema = z.object({
   jobId: z.string(),
+  jobHandle: z.string().describe('The handle naming this job in submit_design and check_approval.'),
   status: z.enum(jobStatuses).describe('The job state.'),
   approval: approvalSchema
     .nullable()
@@ -22,25 +29,29 @@ const outputSchema = z.object({
 });
 type Output = z.infer<typeof outputSchema>;
 
-export const config = {
+export const config = (context: McpContext, appConfig: Config) => ({
   title: 'Check approval',
-  description:
-    'Reads a job opened in this session and says where it stands: the job state and approval.status (pending while the person has not decided, approved once they approved it, declined if they declined). It changes nothing. The person may take minutes or days: call it at most once per pollIntervalSec (30 seconds) and never in a tight loop; between checks, tell the user you are waiting for the person to decide on the approval page.',
-  inputSchema: z.object({ jobId: z.string().describe('The job.id that open_job returned in this session.') }),
+  description: `Reads a job by the jobHandle that open_job returned and says where it stands: the job state and approval.status (pending while the person has not decided, approved once they approved it, declined if they declined), with links to the SVG files of the submission on the approval page. It changes nothing. ${handleLifetime(appConfig)} The person may take minutes or days: call it at most once per pollIntervalSec (${appConfig.limits.pollIntervalSec} seconds) and never in a tight loop; between checks, tell the user you are waiting for the person to decide on the approval page.`,
+  inputSchema: listedSchema(inputSchema(context, appConfig)),
   outputSchema,
   annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
-};
+});
 
 export function registerCheckApprovalTool(server: McpServer, core: Core, context: McpContext): void {
-  server.registerTool(name, config, ({ jobId }) =>
+  const schema = inputSchema(context, core.config);
+  server.registerTool(name, config(context, core.config), (args) =>
     guarded(
       async () => {
-        const resolved = await core.resolveAgentJob({ sessionKey: context.sessionKey }, { jobId });
+        const parsed = parseArguments(schema, args, jobRefFieldHint);
+        if (!parsed.ok) return toolError(parsed.error);
+        const resolved = await resolveJobRef(core, context, parsed.value as { jobHandle?: string; jobId?: string });
         if (!resolved.ok) return toolError(resolved.error);
-        const job = await core.readJob(resolved.value.job);
+        const { job: row, handle } = resolved.value;
+        const job = await core.readJob(row);
         const pollIntervalSec = core.config.limits.pollIntervalSec;
         const structured: Output = {
           jobId: job.id,
+          jobHandle: handle,
           status: job.status,
           approval: job.approval,
           latestSubmission: job.latestSubmission,
@@ -49,7 +60,10 @@ export function registerCheckApprovalTool(server: McpServer, core: Core, context
           pollIntervalSec,
           next: nextStep(job, pollIntervalSec),
         };
-        return toolResult(summary(structured), structured);
+        // The submission the approval page shows, while it has one.
+        const links =
+          job.approval && row.currentSubmissionNo !== null ? submissionSvgLinks(handle, row.currentSubmissionNo) : [];
+        return toolResult(summary(structured, links.length > 0), structured, links);
       },
       (cause) => context.log?.error({ msg: 'mcp tool failed', tool: name, err: errorText(cause) }),
     ),
@@ -76,7 +90,7 @@ function nextStep(job: Job, pollIntervalSec: number): string {
   }
 }
 
-function summary(o: Output): string {
+function summary(o: Output, svgLinks: boolean): string {
   return [
     `Job ${o.jobId}: state ${o.status}, approval ${o.approval ? o.approval.status : 'not yet available'}.`,
     ...(o.approval
@@ -85,6 +99,9 @@ function summary(o: Output): string {
     ...(o.latestSubmission
       ? [`Latest submission: no. ${o.latestSubmission.no}, ${o.latestSubmission.status}.`]
       : ['No submissions yet.']),
+    ...(svgLinks
+      ? ['The cutting file and the preview of the submission on the approval page are linked as SVG resources.']
+      : []),
     `Submissions left: ${o.submissionsLeft}. Job expires ${o.expiresAt}.`,
     o.next,
   ].join('\n');

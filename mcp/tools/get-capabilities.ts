@@ -5,7 +5,7 @@ import type { Capabilities } from '../../core/capabilities.ts';
 import type { Core } from '../../core/index.ts';
 import type { McpContext } from '../context.ts';
 import { designFlow, drawingRules } from '../drawing-rules.ts';
-import { guarded, toolResult } from '../results.ts';
+import { FLAT_SIZE_FORMS_MESSAGE, guarded, toolResult } from '../results.ts';
 
 export const name = 'get_capabilities';
 
@@ -52,7 +52,7 @@ function summary(capabilities: Capabilities, structured: z.infer<typeof outputSc
     `Jewellery design service (API ${capabilities.apiVersion}, contract ${capabilities.contractVersion}): ${capabilities.manufacturing.thicknessMm} mm ${capabilities.manufacturing.material}, laser cut.`,
     'Products:',
     ...products,
-    `Sizes: ${capabilities.sizing.forms}`,
+    `Sizes for open_job: ${FLAT_SIZE_FORMS_MESSAGE}`,
     `Limits: ${capabilities.limits.submissionsPerJob} counted submissions per job; check approval at most every ${capabilities.limits.pollIntervalSec} s.`,
     'Drawing rules:',
     ...structured.drawingRules.map((rule) => `- ${rule}`),

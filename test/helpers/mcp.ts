@@ -1,5 +1,7 @@
-import { Client, InMemoryTransport, type CallToolResult } from '@modelcontextprotocol/client';
+import { Client, InMemoryTransport, type CallToolResult, type JSONRPCMessage } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { fileURLToPath } from 'node:url';
 import { createMcpServer, type McpContext } from '../../mcp/server.ts';
 import { DEFAULT_ADDRESS, type TestService } from './service.ts';
 
@@ -13,6 +15,8 @@ export interface McpTestClient {
   /** The session key of a 2025-11-25 connection; undefined for 2026-07-28 (no sessions). */
   sessionKey: string | undefined;
   call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  /** Every message the client received, as it came over the wire (cache fields included). */
+  received: JSONRPCMessage[];
   close(): Promise<void>;
 }
 
@@ -48,7 +52,14 @@ export async function connectMcp(service: TestService, options: ConnectOptions =
     era === 'modern' ? { versionNegotiation: { mode: { pin: REVISIONS.modern } } } : {},
   );
   await client.connect(clientSide);
+  const received: JSONRPCMessage[] = [];
+  const deliver = clientSide.onmessage;
+  clientSide.onmessage = (message, extra) => {
+    received.push(message);
+    deliver?.(message, extra);
+  };
   return {
+    received,
     client,
     era,
     sessionKey: era === 'legacy' ? sessionKey : undefined,
@@ -57,6 +68,33 @@ export async function connectMcp(service: TestService, options: ConnectOptions =
       await client.close();
       await served.close();
     },
+  };
+}
+
+/** A client of either revision on the real stdio server process, started as a host starts it. */
+export async function connectStdio(
+  era: Era,
+  env: Record<string, string>,
+  onStderr?: (chunk: string) => void,
+): Promise<{ client: Client; call(name: string, args?: Record<string, unknown>): Promise<CallToolResult> }> {
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined),
+  );
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [fileURLToPath(new URL('../../bin/jewellery-mcp.js', import.meta.url))],
+    env: { ...inherited, ...env },
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (chunk: Buffer) => onStderr?.(chunk.toString()));
+  const client = new Client(
+    { name: `vitest-stdio-${era}`, version: '1.0.0' },
+    era === 'modern' ? { versionNegotiation: { mode: { pin: REVISIONS.modern } } } : {},
+  );
+  await client.connect(transport);
+  return {
+    client,
+    call: (name, args = {}) => client.callTool({ name, arguments: args }, { timeout: 60_000 }),
   };
 }
 
@@ -81,4 +119,18 @@ export function errorEnvelope(result: CallToolResult): { code: string; message: 
   throw new Error(`no error envelope in ${JSON.stringify(result)}`);
 }
 
-export const braceletArgs = { productType: 'bracelet', size: { wristMm: 160 }, widthMm: 20 };
+/** open_job's arguments for a bracelet: the size in flat fields. */
+export const braceletArgs = { productType: 'bracelet', wristMm: 160, widthMm: 20 };
+
+/** Every `anyOf` / `oneOf` / `allOf` anywhere in a JSON Schema, by its path. */
+export function unionsIn(schema: unknown, path = '$'): string[] {
+  if (typeof schema !== 'object' || schema === null) return [];
+  return Object.entries(schema).flatMap(([key, value]) => [
+    ...(['anyOf', 'oneOf', 'allOf'].includes(key) ? [`${path}.${key}`] : []),
+    ...unionsIn(value, `${path}.${key}`),
+  ]);
+}
+
+/** The resource links of a result. */
+export const resourceLinks = (result: CallToolResult) =>
+  result.content.filter((c): c is Extract<typeof c, { type: 'resource_link' }> => c.type === 'resource_link');

@@ -29,10 +29,10 @@ afterAll(async () => {
 
 async function submit(png: Buffer): Promise<CallToolResult> {
   const { productType, lengthMm, widthMm } = SEVERAL_CHANGES_JOB;
-  const open = await mcp.call('open_job', { productType, size: { lengthMm }, widthMm });
+  const open = await mcp.call('open_job', { productType, lengthMm, widthMm });
   expect(open.isError, textOf(open)).toBeFalsy();
-  const jobId = (open.structuredContent as any).job.id;
-  const result = await mcp.call('submit_design', { jobId, pngBase64: png.toString('base64') });
+  const { jobHandle } = open.structuredContent as any;
+  const result = await mcp.call('submit_design', { jobHandle, pngBase64: png.toString('base64') });
   expect(result.isError, textOf(result)).toBeFalsy();
   return result;
 }
@@ -76,6 +76,7 @@ describe('submit_design and the findings picture', () => {
     const out = result.structuredContent as any;
     expect(out.status).toBe('ready');
     expect(images(result)).toHaveLength(2);
+    expect(result.content.filter((c) => c.type === 'resource_link')).toHaveLength(2);
     const { legend } = await findingsPicture(result);
     expect(legend).toContain('DRAWN');
     expect(legend).toContain(`1. ${out.warnings[0].code} (warning)`);

@@ -98,7 +98,7 @@ describe('validation.margins of a ready design', () => {
   it('carries the margins in submit_design’s structured content and its summary', async () => {
     const mcp = await connectMcp(service);
     try {
-      const open = await mcp.call('open_job', BRACELET);
+      const open = await mcp.call('open_job', { productType: 'bracelet', lengthMm: 155, widthMm: 20 });
       const jobId = (open.structuredContent as any).job.id;
       const png = await designFixture('lace').png();
       const result = await mcp.call('submit_design', { jobId, pngBase64: png.toString('base64') });

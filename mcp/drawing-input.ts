@@ -1,0 +1,86 @@
+import { readFile, stat } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
+import { z } from 'zod';
+import { coreError, invalidRequest, type CoreError } from '../core/errors.ts';
+import { err, ok, type Result } from '../core/result.ts';
+import type { McpContext } from './context.ts';
+
+/**
+ * The ways submit_design takes a drawing, as flat optional arguments of which exactly one is
+ * given: the PNG as base64 anywhere, or, from a local stdio server only, a file path. Another way
+ * (for example an SVG) is another field here and another branch in `readDrawing`.
+ */
+export function drawingInput(transport: McpContext['transport']) {
+  const pngBase64 = z
+    .string()
+    .optional()
+    .describe('The drawing: PNG file bytes, base64-encoded (a data:image/png;base64, prefix is accepted).');
+  if (transport !== 'stdio') return { pngBase64 };
+  return {
+    pngBase64,
+    path: z
+      .string()
+      .optional()
+      .describe('Instead of pngBase64: the absolute path of a PNG file on this machine (local stdio server only).'),
+  };
+}
+
+export interface DrawingArgs {
+  pngBase64?: string | undefined;
+  path?: string | undefined;
+}
+
+const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
+
+/** The image bytes from exactly one of the drawing arguments; refusals in the contract's codes. */
+export async function readDrawing(
+  args: DrawingArgs,
+  transport: McpContext['transport'],
+  maxBytes: number,
+): Promise<Result<Uint8Array, CoreError>> {
+  const hasBase64 = args.pngBase64 !== undefined && args.pngBase64 !== '';
+  const hasPath = transport === 'stdio' && args.path !== undefined && args.path !== '';
+  if (hasBase64 === hasPath) {
+    return err(
+      invalidRequest(
+        transport === 'stdio'
+          ? 'Give the PNG either as pngBase64 or as an absolute path, exactly one of them.'
+          : 'Give the PNG as pngBase64 (the file bytes, base64-encoded).',
+      ),
+    );
+  }
+  if (hasPath) return readPngFile(args.path!, maxBytes);
+  return decodeBase64(args.pngBase64!, maxBytes);
+}
+
+function decodeBase64(given: string, maxBytes: number): Result<Uint8Array, CoreError> {
+  const text = given.replace(/^data:[^,]*;base64,/i, '').replace(/\s+/g, '');
+  if (!BASE64.test(text) || text.length % 4 === 1) {
+    return err(
+      coreError('INVALID_REQUEST', {
+        message: 'pngBase64 is not valid base64.',
+        agent_instruction: 'Encode the PNG file bytes with standard base64 and send the whole string in pngBase64.',
+      }),
+    );
+  }
+  // Refuse before decoding what could only be too large.
+  if (Math.floor((text.length * 3) / 4) > maxBytes + 3) return err(coreError('FILE_TOO_LARGE'));
+  const bytes = Buffer.from(text, text.includes('-') || text.includes('_') ? 'base64url' : 'base64');
+  if (bytes.length === 0) return err(invalidRequest('pngBase64 is empty; send the PNG file bytes.'));
+  if (bytes.length > maxBytes) return err(coreError('FILE_TOO_LARGE'));
+  return ok(bytes);
+}
+
+async function readPngFile(path: string, maxBytes: number): Promise<Result<Uint8Array, CoreError>> {
+  if (!isAbsolute(path)) return err(invalidRequest('path must be an absolute file path.'));
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) return err(invalidRequest(`There is no file at ${path}.`));
+    if (info.size > maxBytes) return err(coreError('FILE_TOO_LARGE'));
+    const bytes = await readFile(path);
+    if (bytes.length === 0) return err(invalidRequest(`The file at ${path} is empty.`));
+    return ok(bytes);
+  } catch {
+    return err(invalidRequest(`The file at ${path} cannot be read.`));
+  }
+}
