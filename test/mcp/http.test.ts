@@ -203,6 +203,32 @@ describe('2026-07-28 at /mcp: stateless requests', () => {
     expect([notJson.status, JSON.parse(notJson.text).error.code]).toEqual([400, -32700]);
   });
 
+  it('counts each request against the rate limits of its own address (X-Forwarded-For behind a trusted proxy)', async () => {
+    const proxied = await startService({ trustProxy: true, config: { limits: { jobsPerHourPerIp: 1 } } });
+    onTestFinished(async () => {
+      await proxied.close();
+      removeDir(proxied.dir);
+    });
+    const openFrom = async (address: string) => {
+      const { body, headers } = modernRequest('tools/call', { name: 'open_job', arguments: braceletArgs });
+      const answer = await proxied.fetch('/mcp', {
+        method: 'POST',
+        headers: {
+          ...headers,
+          accept: 'application/json, text/event-stream',
+          'content-type': 'application/json',
+          'x-forwarded-for': address,
+        },
+        body,
+      });
+      return (await answer.json()).result as { isError?: boolean; content: { type: string; text: string }[] };
+    };
+    expect((await openFrom('198.51.100.7')).isError).toBeFalsy();
+    const refused = await openFrom('198.51.100.7');
+    expect([refused.isError, errorEnvelope(refused as never).code]).toEqual([true, 'RATE_LIMITED']);
+    expect((await openFrom('198.51.100.8')).isError).toBeFalsy();
+  });
+
   it('answers the removed initialize handshake in the 2026-07-28 form with 404, method not found', async () => {
     const { body, headers } = modernRequest('initialize', {}, 9);
     const answer = await raw('POST', headers, body);
