@@ -23,8 +23,10 @@ let stopping = false;
 
 /**
  * Stop taking connections, let requests in flight finish (uploads included, even one whose
- * client left), then stop the sweeper, the workers and the database. Bounded: what still runs
- * after the drain is cut off, and the sweep closes it as interrupted.
+ * client left), then stop the sweeper, the workers and the database. MCP sessions and exchanges
+ * end at once, as their open streams would hold the listener open (an upload one carried still
+ * finishes, and the same PNG sent again gets its outcome). Bounded: what still runs after the drain is
+ * cut off, and the sweep closes it as interrupted.
  */
 function shutdown(signal: string): void {
   if (stopping) return;
@@ -35,6 +37,7 @@ function shutdown(signal: string): void {
   server.close(() => {
     void service.close().then(() => process.exit(0));
   });
+  void service.closeMcp();
 }
 process.on('SIGTERM', () => shutdown('SIGTERM'));
 process.on('SIGINT', () => shutdown('SIGINT'));

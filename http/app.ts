@@ -4,7 +4,7 @@ import { coreError, noSuchEndpoint } from '../core/errors.ts';
 import { errorText, type Logger } from '../core/logger.ts';
 import type { Randomness } from '../core/randomness.ts';
 import { API_BASE_PATH } from '../core/urls.ts';
-import { MCP_PATH, registerMcpRoutes } from '../mcp/http.ts';
+import { MCP_PATH, registerMcpRoutes, type McpEndpoint } from '../mcp/http.ts';
 import { notFoundPage, registerWebRoutes, serverErrorPage } from '../web/index.ts';
 import { canonicalRedirect } from './canonical-redirect.ts';
 import { clientAddress } from './client-address.ts';
@@ -42,8 +42,14 @@ const isApiPath = (path: string): boolean => path === API_BASE_PATH || path.star
 const isMachinePath = (path: string): boolean =>
   isApiPath(path) || [MCP_PATH, OPENAPI_PATH, API_CATALOG_PATH, HEALTHZ_PATH].includes(path);
 
+export interface App {
+  app: Hono;
+  /** The MCP endpoint's sessions and exchanges, which the service ends when it stops. */
+  mcp: McpEndpoint;
+}
+
 /** The whole service as one hono app: the v1 API under its base, the site's pages beside it. */
-export function createApp(options: AppOptions): Hono {
+export function createApp(options: AppOptions): App {
   const app = new Hono();
   const env: RouteEnv = { core: options.core, trustProxy: options.trustProxy };
 
@@ -82,7 +88,7 @@ export function createApp(options: AppOptions): Hono {
   app.all(`${API_BASE_PATH}/*`, () => errorResponse(noSuchEndpoint()));
 
   registerOpenApiRoutes(app, { urls: options.core.urls, apiEnabled: options.apiEnabled });
-  registerMcpRoutes(app, options);
+  const mcp = registerMcpRoutes(app, options);
   registerWebRoutes(app, options.core, {
     apiEnabled: options.apiEnabled,
     clientAddress: (c) => clientAddress(c, options.trustProxy),
@@ -99,5 +105,5 @@ export function createApp(options: AppOptions): Hono {
     });
     return isMachinePath(c.req.path) ? errorResponse(coreError('PROCESSING_FAILED')) : serverErrorPage();
   });
-  return app;
+  return { app, mcp };
 }

@@ -21,8 +21,13 @@ export interface Service {
   core: Core;
   db: Database;
   /**
-   * Stops the sweeper, lets uploads being processed finish (at most `UPLOAD_DRAIN_MS`), then
-   * stops the pipeline workers and closes the database.
+   * Ends the MCP sessions and exchanges still open, whose streams would otherwise keep the
+   * listener from closing (shutdown's first step). An upload they carried still finishes.
+   */
+  closeMcp(): Promise<void>;
+  /**
+   * Stops the sweeper and the MCP endpoint, lets uploads being processed finish (at most
+   * `UPLOAD_DRAIN_MS`), then stops the pipeline workers and closes the database.
    */
   close(): Promise<void>;
 }
@@ -61,7 +66,7 @@ export async function buildService(
   const sweeping = sweepEveryMs
     ? await startSweeping(core.sweep, { everyMs: sweepEveryMs, log: parts.log })
     : undefined;
-  const app = createApp({
+  const { app, mcp } = createApp({
     core,
     log: parts.log,
     random: parts.random,
@@ -73,8 +78,10 @@ export async function buildService(
     app,
     core,
     db,
+    closeMcp: () => mcp.close(),
     async close() {
       await sweeping?.stop();
+      await mcp.close();
       if (!(await core.uploadsSettled(UPLOAD_DRAIN_MS))) {
         parts.log.warn({ msg: 'closing with uploads still running; they will read as interrupted' });
       }

@@ -9,6 +9,8 @@ import { cryptoRandomness } from '../../core/randomness.ts';
 import { API_BASE_PATH } from '../../core/urls.ts';
 import type { RunSettings } from '../../http/env.ts';
 import { buildService, type Service } from '../../http/service.ts';
+import { MCP_PATH } from '../../mcp/http.ts';
+import { checkMcpAnswer } from './mcp-wire.ts';
 import { checkAnswer } from './openapi-contract.ts';
 import { ScriptedPipeline } from './scripted-pipeline.ts';
 
@@ -72,12 +74,15 @@ export async function startService(options: TestServiceOptions = {}): Promise<Te
     ...(options.realPipeline ? {} : { pipeline: options.pipelineFn ?? pipeline.run }),
   });
   const site = options.siteUrl ?? SITE;
-  // Every answer is held to the published OpenAPI document (test/helpers/openapi-contract.ts).
+  // Every answer is held to the published OpenAPI document (test/helpers/openapi-contract.ts), and
+  // every MCP message to the protocol's schema (test/helpers/mcp-wire.ts).
   const fetch = async (path: string, init: RequestInit = {}, address = DEFAULT_ADDRESS) => {
     const response = await service.app.request(`${site}${path}`, init, {
       incoming: { socket: { remoteAddress: address, remotePort: 40000, remoteFamily: 'IPv4' } },
     });
-    return settings.apiEnabled ? checkAnswer(site, `${site}${path}`, init, response) : response;
+    if (!settings.apiEnabled) return response;
+    if (path === MCP_PATH) return checkMcpAnswer(init.body, response);
+    return checkAnswer(site, `${site}${path}`, init, response);
   };
   return {
     ...service,
