@@ -38,7 +38,15 @@ const cacheHints = {
 export function createMcpServer(core: Core, context: McpContext): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, title: 'Jewellery design jobs', version: SERVER_VERSION },
-    { instructions: instructions(core.config), capabilities: { tools: {}, prompts: {}, resources: {} }, cacheHints },
+    {
+      instructions: instructions(core.config),
+      capabilities: {
+        tools: { listChanged: false },
+        prompts: { listChanged: false },
+        resources: { listChanged: false },
+      },
+      cacheHints,
+    },
   );
   registerTools(server, core, context);
   registerDrawingRulesResource(server, core);
