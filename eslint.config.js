@@ -31,6 +31,17 @@ export default tseslint.config(
     },
   },
   {
+    // Plain JavaScript run by node directly (the stdio launcher, the runtime memory script).
+    files: ['**/*.js', '**/*.mjs'],
+    languageOptions: {
+      globals: { process: 'readonly', console: 'readonly', fetch: 'readonly', setTimeout: 'readonly', URL: 'readonly' },
+    },
+  },
+  {
+    files: ['bench/**/*.mjs'],
+    rules: { 'no-restricted-globals': 'off' },
+  },
+  {
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
