@@ -56,11 +56,12 @@ export interface Grey {
 export async function readGrey(png: Uint8Array): Promise<Grey> {
   const meta = await sharp(png).metadata();
   expect(meta.format).toBe('png');
-  const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+  // Read as grey whatever the file holds; `channels` is what the file itself says.
+  const { data, info } = await sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true });
   return {
     width: info.width,
     height: info.height,
-    channels: info.channels,
+    channels: meta.channels,
     hasAlpha: meta.hasAlpha,
     at: (x, y) => data[(Math.floor(y) * info.width + Math.floor(x)) * info.channels]!,
   };

@@ -147,7 +147,7 @@ export function refusedElement(local: string, line?: number): CoreError {
 
 export function tooDeep(svg: Config['svg'], line?: number): CoreError {
   return invalidSvg(
-    `The SVG nests elements more than ${svg.maxDepth} levels deep${atLine(line)}; at most ${svg.maxDepth} levels are accepted.`,
+    `The SVG nests elements more than ${svg.maxDepth} levels deep${atLine(line)}; at most ${svg.maxDepth} levels are accepted (the root <svg> is level 1).`,
     `Flatten the groups: at most ${svg.maxDepth} levels of nesting, ${SEND_AGAIN}.`,
   );
 }

@@ -121,12 +121,14 @@ const withoutComments = (css: string): string => css.replace(/\/\*[\s\S]*?(\*\/|
 
 /**
  * Why CSS (a style attribute, or a `<style>` sheet when `sheet`) may not be in a drawing: any @
- * rule (@import, @font-face load files), backslash escapes (which can spell any of the checked
+ * rule (@import, @font-face load files) or other @ outside an address, backslash escapes (which can spell any of the checked
  * words), the slow properties, and url() to anything outside the document; a sheet may hold no
  * url() at all, so every reference sits on the element that makes it and can be counted.
  */
 export function cssProblem(css: string, where: string, line?: number, sheet = false): CoreError | undefined {
-  const atRule = /@([\w-]*)/.exec(css);
+  // An @ inside url(...) is part of an address (user@host), checked below as a reference.
+  const outsideUrls = css.replace(/url\s*\([^)]*\)?/gi, 'url()');
+  const atRule = /@((?:-|[^\p{ASCII}]|[A-Za-z_])[^\s;{(]*)/u.exec(outsideUrls);
   if (atRule) {
     const rule = `@${atRule[1]}`;
     return refusedCss(
@@ -145,6 +147,7 @@ export function cssProblem(css: string, where: string, line?: number, sheet = fa
       ? dataUri(`url() in the ${where}`, line)
       : refusedCss(`url(${outside.slice(0, 60)}), which points outside the document`, where, line);
   }
+  if (outsideUrls.includes('@')) return refusedCss('an @ sign', where, line);
   if (sheet && targets.length > 0) {
     return refusedCss(
       'url(), which a <style> sheet may not use: put fill="url(#id)" on the element itself',
