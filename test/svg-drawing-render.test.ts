@@ -60,10 +60,18 @@ describe('SVG drawings rendered on the job canvas', () => {
     }
   });
 
-  it('the canvas is the job’s, whatever width and height the SVG declares', async () => {
+  it('the canvas is the job’s, whatever width and height the SVG declares or its CSS gives it', async () => {
     for (const root of ['width="100000" height="100000" viewBox="0 0 1536 1024"', 'width="12" height="8"', '']) {
       const grey = await render(svgDocument('<rect x="1" y="1" width="5" height="5"/>', root));
       expect([grey.width, grey.height], root).toEqual([CANVAS.width, CANVAS.height]);
+    }
+    // CSS can size <svg> elements too; it does not size the canvas.
+    for (const [root, sheet] of [
+      ['viewBox="0 0 10 10" style="width: 20000px !important; height: 9px"', ''],
+      ['viewBox="0 0 10 10"', '<style>svg, :root { width: 10px !important; height: 10px !important }</style>'],
+    ]) {
+      const grey = await render(svgDocument(`${sheet}<rect width="5" height="5"/>`, root));
+      expect([grey.width, grey.height], root + sheet).toEqual([CANVAS.width, CANVAS.height]);
     }
   });
 

@@ -1,6 +1,6 @@
 import type { CoreError } from '../../errors.ts';
 import { err, ok, type Result } from '../../result.ts';
-import { badViewBox } from './refusals.ts';
+import { badViewBox, SVG_NS } from './refusals.ts';
 import type { Attribute } from './rules.ts';
 
 export interface Canvas {
@@ -18,12 +18,22 @@ const PX_PER_UNIT: Record<string, number> = { px: 1, mm: 96 / 25.4, cm: 96 / 2.5
 const REPLACED = new Set(['width', 'height', 'viewBox', 'x', 'y']);
 
 /**
- * The root `<svg>`'s attributes for rendering on `canvas`: width and height become the canvas's,
- * so the SVG's own viewBox is fitted into it as any viewer fits it (its preserveAspectRatio, by
- * default uniformly scaled and centred, white around). Without a viewBox the SVG's width and
- * height in absolute units (px, mm, ...) stand for it; without those either, the SVG is taken to
- * be drawn in canvas pixels. Edges are crisp (`shape-rendering="crispEdges"`) unless the SVG says
- * otherwise, so black on white stays two-tone as a PNG drawn by hand would.
+ * The start of the document the renderer gets: an `<svg>` of the canvas's size that is wholly
+ * ours (an inline `!important` size outranks any size the SVG's CSS gives `svg` elements), with
+ * crisp edges, which the agent's root inherits unless it sets `shape-rendering` itself: black on
+ * white stays two-tone as a PNG drawn by hand would. The agent's root sits inside it.
+ */
+export const canvasStart = ({ width, height }: Canvas): string =>
+  `<svg xmlns="${SVG_NS}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"` +
+  ` shape-rendering="crispEdges" style="width: ${width}px !important; height: ${height}px !important">`;
+export const canvasEnd = '</svg>';
+
+/**
+ * The agent's root `<svg>`'s attributes for drawing it on the canvas (inside `canvasStart`): its
+ * width and height become the canvas's, so its own viewBox is fitted into it as any viewer fits it
+ * (its preserveAspectRatio, by default uniformly scaled and centred, white around). Without a
+ * viewBox the SVG's width and height in absolute units (px, mm, ...) stand for it; without those
+ * either, the SVG is taken to be drawn in canvas pixels.
  */
 export function placeOnCanvas(root: Attribute[], canvas: Canvas): Result<Attribute[], CoreError> {
   const plain = (local: string) => root.find((a) => a.uri === '' && a.local === local)?.value;
@@ -41,13 +51,14 @@ export function placeOnCanvas(root: Attribute[], canvas: Canvas): Result<Attribu
     box = width && height ? `0 0 ${width} ${height}` : `0 0 ${canvas.width} ${canvas.height}`;
   }
   const kept = root.filter((a) => !(a.uri === '' && REPLACED.has(a.local)));
-  const added = [
+  return ok([
+    ...kept,
+    attribute('x', '0'),
+    attribute('y', '0'),
     attribute('width', String(canvas.width)),
     attribute('height', String(canvas.height)),
     attribute('viewBox', box),
-  ];
-  if (plain('shape-rendering') === undefined) added.push(attribute('shape-rendering', 'crispEdges'));
-  return ok([...kept, ...added]);
+  ]);
 }
 
 /** A length in pixels, or undefined for a missing, relative (%, em) or non-positive one. */

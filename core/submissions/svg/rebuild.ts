@@ -2,7 +2,7 @@ import { SaxesParser, type SaxesTagNS } from 'saxes';
 import type { Config } from '../../config.ts';
 import type { CoreError } from '../../errors.ts';
 import { err, ok, type Result } from '../../result.ts';
-import { placeOnCanvas, type Canvas } from './placement.ts';
+import { canvasEnd, canvasStart, placeOnCanvas, type Canvas } from './placement.ts';
 import { expandedSize, type SvgNode } from './references.ts';
 import {
   doctype,
@@ -27,7 +27,7 @@ import {
 /**
  * The document the renderer gets, rebuilt from what the parser read and the rules passed: every
  * element and attribute checked, comments dropped, text and values escaped again, the root's size
- * set to the canvas (`placeOnCanvas`). The renderer never sees the agent's bytes, so nothing can
+ * set to the canvas (`placeOnCanvas`) inside an `<svg>` of our own (`canvasStart`). The renderer never sees the agent's bytes, so nothing can
  * hide in a place our parser and libxml2 would read differently (encodings, entities, stray
  * markup). Stops at the first problem, which it names.
  */
@@ -45,7 +45,9 @@ export function rebuildSvg(text: string, limits: Config['svg'], canvas: Canvas):
     const rootAttributes = placeOnCanvas(read.root.attributes, canvas);
     if (!rootAttributes.ok) return rootAttributes;
     const start = `<${read.root.name}${rootAttributes.value.map(serializeAttribute).join('')}>`;
-    return ok(`<?xml version="1.0" encoding="UTF-8"?>\n${start}${read.body.join('')}`);
+    return ok(
+      `<?xml version="1.0" encoding="UTF-8"?>\n${canvasStart(canvas)}${start}${read.body.join('')}${canvasEnd}`,
+    );
   } catch (thrown) {
     if (thrown instanceof SvgRefusal) return err(thrown.error);
     throw thrown;
