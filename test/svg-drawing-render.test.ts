@@ -66,10 +66,11 @@ describe('SVG drawings rendered on the job canvas', () => {
       expect([grey.width, grey.height], root).toEqual([CANVAS.width, CANVAS.height]);
     }
     // CSS can size <svg> elements too; it does not size the canvas.
-    for (const [root, sheet] of [
+    const sized: Array<[root: string, sheet: string]> = [
       ['viewBox="0 0 10 10" style="width: 20000px !important; height: 9px"', ''],
       ['viewBox="0 0 10 10"', '<style>svg, :root { width: 10px !important; height: 10px !important }</style>'],
-    ]) {
+    ];
+    for (const [root, sheet] of sized) {
       const grey = await render(svgDocument(`${sheet}<rect width="5" height="5"/>`, root));
       expect([grey.width, grey.height], root + sheet).toEqual([CANVAS.width, CANVAS.height]);
     }
