@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ErrorCode } from '../core/errors.ts';
 import { silentLogger } from '../core/logger.ts';
-import { drawingFromSvg } from '../core/submissions/svg-drawing.ts';
+import { buildConfig } from '../core/config.ts';
+import { drawingFromSvg, svgDrawingRules } from '../core/submissions/svg-drawing.ts';
 import { roomyRateLimits } from './helpers/flows.ts';
 import { servicePerFile } from './helpers/service.ts';
 import { countingRenderer, openCoreJob, SVG_NS, svgDocument } from './helpers/svg-drawings.ts';
@@ -312,5 +313,19 @@ describe('a use bomb under the default limits', () => {
     expect(result.ok ? '' : result.error.message).toMatch(/more than 20,000 elements/);
     expect(renderer.calls).toBe(0);
     expect(performance.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe('the SVG drawing rules for a tool description', () => {
+  it('quote the live limits and canvas', () => {
+    const config = buildConfig({
+      svg: { maxBytes: 4321, maxElements: 77, maxDepth: 9, renderTimeoutSec: 3 },
+      image: { recommendedPixels: { width: 1200, height: 800 } },
+    });
+    const text = svgDrawingRules(config).join('\n');
+    expect(text).toContain('rendered on the 1200x800 canvas');
+    expect(text).toContain('viewBox="0 0 1200 800"');
+    expect(text).toContain('At most 4,321 bytes and 77 elements');
+    expect(text).toContain('9 levels of nesting, and 3 seconds to render');
   });
 });

@@ -50,3 +50,19 @@ function jobCanvas(job: JobRow, config: Config): Canvas {
   const [width, height] = drawingHints(job.lengthMm, job.widthMm, config).recommendedPixels.split('x').map(Number);
   return { width: width!, height: height! };
 }
+
+/**
+ * What an agent needs to know to draw in SVG, with the live limits: for a tool's description or a
+ * drawing-rules text (docs/decisions.md, "SVG drawings", says the same at length).
+ */
+export function svgDrawingRules(config: Config): string[] {
+  const { width, height } = config.image.recommendedPixels;
+  const svg = config.svg;
+  return [
+    `The SVG is rendered on the ${width}x${height} canvas whatever its own size says: its viewBox is scaled to fit (uniformly and centred, unless its preserveAspectRatio says otherwise). Draw with viewBox="0 0 ${width} ${height}" and the strip at job.drawing.stripPx, so the pixel places in the findings are your own coordinates.`,
+    'Black fill on white; edges are rendered crisp (no anti-aliasing) unless you set shape-rendering.',
+    'Use only svg, g, defs, symbol, use, title, desc, metadata, style, path, rect, circle, ellipse, line, polyline, polygon, linearGradient, radialGradient, stop and pattern; href and url() only as "#id" in the same document.',
+    'Refused: DOCTYPE and entities, scripts and on... attributes, images, foreignObject, text (draw letters as paths), filter, mask, clipPath, marker, links to anything outside the document, data: URIs, CSS @ rules and backslash escapes.',
+    `At most ${svg.maxBytes.toLocaleString('en')} bytes and ${svg.maxElements.toLocaleString('en')} elements (each use counts as a copy of what it points to), ${svg.maxDepth} levels of nesting, and ${svg.renderTimeoutSec} seconds to render.`,
+  ];
+}
