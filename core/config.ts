@@ -51,6 +51,19 @@ export const configSchema = z.strictObject({
     canvasMarginPx: z.number().int().nonnegative(),
     rules: z.array(z.string()),
   }),
+  /**
+   * Drawings sent as SVG text (`core.drawingFromSvg`): checked with an XML parser, then rendered
+   * on the job's canvas in a child process. Messages quote these numbers.
+   */
+  svg: z.strictObject({
+    maxBytes: z.number().int().positive(),
+    /** Elements, each `<use>` or `url(#…)` reference counted as a copy of what it points to. */
+    maxElements: z.number().int().positive(),
+    /** libxml2 (inside librsvg) refuses documents deeper than 256 levels. */
+    maxDepth: z.number().int().positive().max(250),
+    renderTimeoutSec: positive,
+    concurrentRenders: z.number().int().positive(),
+  }),
   products: z.strictObject({ bracelet: productSchema, ring: productSchema }),
   sizing: z.strictObject({
     bracelet: z.strictObject({
@@ -138,6 +151,13 @@ export const defaultConfig: Config = {
       'Draw the strip at job.drawing.ratio (length / width), landscape, inside job.drawing.stripPx, with a white margin on every side.',
       'No text you want to read as letters, no photographs, no gradients.',
     ],
+  },
+  svg: {
+    maxBytes: 1_000_000,
+    maxElements: 20_000,
+    maxDepth: 64,
+    renderTimeoutSec: 10,
+    concurrentRenders: 2,
   },
   products: {
     bracelet: {

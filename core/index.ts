@@ -25,6 +25,8 @@ import { loadSecretBox } from './secret-box.ts';
 import { readFindingsPicture } from './submissions/read-picture.ts';
 import { readSubmission, readSubmissionFile, type SubmissionFile } from './submissions/read-submission.ts';
 import { submitDesign, type SubmissionAnswer } from './submissions/submit.ts';
+import { drawingFromSvg } from './submissions/svg-drawing.ts';
+import { createSvgRenderer } from './submissions/svg/render.ts';
 import type { JobRow } from '../db/schema.ts';
 import type { ServiceUrls } from './urls.ts';
 
@@ -48,6 +50,12 @@ export interface Core {
     clientAddress: string,
     onRateLimit?: RateLimitObserver,
   ): Promise<Result<SubmissionAnswer>>;
+  /**
+   * A drawing sent as SVG text, checked and rendered on the job's canvas: the PNG to pass to
+   * `submit` (the same text always gives the same bytes), or why it was refused
+   * (INVALID_FILE, FILE_TOO_LARGE; PROCESSING_FAILED when the renderer itself failed).
+   */
+  drawingFromSvg(job: JobRow, svgText: string): Promise<Result<Buffer>>;
   readSubmission(job: JobRow, no: string): Promise<Result<Submission>>;
   readSubmissionFile(job: JobRow, no: string, file: SubmissionFile): Promise<Result<string>>;
   /** The findings picture (PNG) of a ready or failed_validation submission, drawn on request. */
@@ -90,6 +98,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const limiter = createRateLimiter({ ...options, keyedHash });
   const deps: CoreDeps = { ...options, keyedHash, secretBox, limiter };
   const uploads = createInFlight();
+  const svgRenderer = createSvgRenderer({ concurrency: options.config.svg.concurrentRenders });
   return {
     config: options.config,
     urls: options.urls,
@@ -100,6 +109,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     cancelJob: (job) => cancelJob(deps, job),
     submit: (job, png, clientAddress, onRateLimit) =>
       uploads.track(submitDesign(deps, job, png, clientAddress, onRateLimit)),
+    drawingFromSvg: (job, svgText) => drawingFromSvg(deps, svgRenderer, job, svgText),
     readSubmission: (job, no) => readSubmission(deps, job, no),
     readSubmissionFile: (job, no, file) => readSubmissionFile(deps, job, no, file),
     readFindingsPicture: (job, no) => readFindingsPicture(deps, job, no),

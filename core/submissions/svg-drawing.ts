@@ -1,0 +1,68 @@
+import type { JobRow } from '../../db/schema.ts';
+import type { Config } from '../config.ts';
+import { coreError } from '../errors.ts';
+import { drawingHints } from '../jobs/drawing-hints.ts';
+import type { Logger } from '../logger.ts';
+import { err, ok, type Result } from '../result.ts';
+import type { Canvas } from './svg/placement.ts';
+import { rebuildSvg } from './svg/rebuild.ts';
+import { renderFailed, renderTimedOut, tooManyBytes } from './svg/refusals.ts';
+import type { SvgRenderer } from './svg/render.ts';
+
+/**
+ * A drawing sent as SVG text, as the PNG bytes to submit: checked with an XML parser against the
+ * rules (`svg/rules.ts`) and the live limits (`config.svg`), then rendered on the job's
+ * recommended canvas, black on white, flattened, 8-bit greyscale. Nothing the agent wrote decides
+ * the canvas size. The same text always gives the same bytes, so resending it replays the stored
+ * submission through `submitDesign`'s content idempotency.
+ */
+export async function drawingFromSvg(
+  deps: { config: Config; log: Logger },
+  renderer: SvgRenderer,
+  job: JobRow,
+  svgText: string,
+): Promise<Result<Buffer>> {
+  const limits = deps.config.svg;
+  const bytes = Buffer.byteLength(svgText, 'utf8');
+  if (bytes > limits.maxBytes) return err(tooManyBytes(bytes, limits));
+  const canvas = jobCanvas(job, deps.config);
+  const document = rebuildSvg(svgText, limits, canvas);
+  if (!document.ok) return document;
+  const started = performance.now();
+  const outcome = await renderer.render(document.value, canvas, limits.renderTimeoutSec * 1000);
+  const ms = Math.round(performance.now() - started);
+  if (outcome.kind === 'png') return ok(outcome.png);
+  deps.log.warn({ msg: 'svg drawing not rendered', jobId: job.id, outcome: outcome.kind, ms, bytes });
+  if (outcome.kind === 'timeout') return err(renderTimedOut(limits));
+  if (outcome.refused) return err(renderFailed());
+  deps.log.warn({ msg: 'svg render process failed', jobId: job.id, reason: outcome.reason });
+  return err(
+    coreError('PROCESSING_FAILED', {
+      message: 'The SVG drawing could not be rendered: the renderer failed.',
+      agent_instruction:
+        'Wait 30 seconds and send the same SVG once more. If it fails again, send the drawing as a PNG instead and stop looping.',
+    }),
+  );
+}
+
+/** The job's `drawing.recommendedPixels`, the canvas its strip hints are given on. */
+function jobCanvas(job: JobRow, config: Config): Canvas {
+  const [width, height] = drawingHints(job.lengthMm, job.widthMm, config).recommendedPixels.split('x').map(Number);
+  return { width: width!, height: height! };
+}
+
+/**
+ * What an agent needs to know to draw in SVG, with the live limits: for a tool's description or a
+ * drawing-rules text (docs/decisions.md, "SVG drawings", says the same at length).
+ */
+export function svgDrawingRules(config: Config): string[] {
+  const { width, height } = config.image.recommendedPixels;
+  const svg = config.svg;
+  return [
+    `The SVG is rendered on the ${width}x${height} canvas whatever its own size says: its viewBox is scaled to fit (uniformly and centred, unless its preserveAspectRatio says otherwise). Draw with viewBox="0 0 ${width} ${height}" and the strip at job.drawing.stripPx, so the pixel places in the findings are your own coordinates.`,
+    'Black fill on white; edges are rendered crisp (no anti-aliasing) unless you set shape-rendering.',
+    'Use only svg, g, defs, symbol, use, title, desc, metadata, style, path, rect, circle, ellipse, line, polyline, polygon, linearGradient, radialGradient, stop and pattern; href and url() only as "#id" in the same document.',
+    'Refused: DOCTYPE and entities, scripts and on... attributes, images, foreignObject, text (draw letters as paths), filter, mask, clipPath, marker, links to anything outside the document, data: URIs, CSS @ rules and backslash escapes.',
+    `At most ${svg.maxBytes.toLocaleString('en')} bytes and ${svg.maxElements.toLocaleString('en')} elements (each use counts as a copy of what it points to), ${svg.maxDepth} levels of nesting, and ${svg.renderTimeoutSec} seconds to render.`,
+  ];
+}
