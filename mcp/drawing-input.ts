@@ -2,22 +2,31 @@ import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { coreError, invalidRequest, type CoreError } from '../core/errors.ts';
+import type { Config } from '../core/config.ts';
 import { err, ok, type Result } from '../core/result.ts';
+import { svgDrawingRules } from '../core/submissions/svg-drawing.ts';
 import type { McpContext } from './context.ts';
 
 /**
  * The ways submit_design takes a drawing, as flat optional arguments of which exactly one is
- * given: the PNG as base64 anywhere, or, from a local stdio server only, a file path. Another way
- * (for example an SVG) is another field here and another branch in `readDrawing`.
+ * given: the PNG as base64 or the drawing as SVG text anywhere, or, from a local stdio server
+ * only, a PNG file path.
  */
-export function drawingInput(transport: McpContext['transport']) {
+export function drawingInput(transport: McpContext['transport'], config: Config) {
   const pngBase64 = z
     .string()
     .optional()
     .describe('The drawing: PNG file bytes, base64-encoded (a data:image/png;base64, prefix is accepted).');
-  if (transport !== 'stdio') return { pngBase64 };
+  const svg = z
+    .string()
+    .optional()
+    .describe(
+      `Instead of pngBase64: the drawing as SVG text (at most ${config.svg.maxBytes.toLocaleString('en')} bytes), rendered by the server on the job's canvas. ${svgDrawingRules(config).join(' ')}`,
+    );
+  if (transport !== 'stdio') return { pngBase64, svg };
   return {
     pngBase64,
+    svg,
     path: z
       .string()
       .optional()
@@ -27,8 +36,12 @@ export function drawingInput(transport: McpContext['transport']) {
 
 export interface DrawingArgs {
   pngBase64?: string | undefined;
+  svg?: string | undefined;
   path?: string | undefined;
 }
+
+/** Renders SVG text for the job being submitted to (core.drawingFromSvg). */
+export type SvgToPng = (svgText: string) => Promise<Result<Uint8Array, CoreError>>;
 
 const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 
@@ -37,19 +50,22 @@ export async function readDrawing(
   args: DrawingArgs,
   transport: McpContext['transport'],
   maxBytes: number,
+  svgToPng: SvgToPng,
 ): Promise<Result<Uint8Array, CoreError>> {
-  const hasBase64 = args.pngBase64 !== undefined && args.pngBase64 !== '';
-  const hasPath = transport === 'stdio' && args.path !== undefined && args.path !== '';
-  if (hasBase64 === hasPath) {
+  const given = (value: string | undefined) => value !== undefined && value !== '';
+  const hasPath = transport === 'stdio' && given(args.path);
+  const count = [given(args.pngBase64), given(args.svg), hasPath].filter(Boolean).length;
+  if (count !== 1) {
     return err(
       invalidRequest(
         transport === 'stdio'
-          ? 'Give the PNG either as pngBase64 or as an absolute path, exactly one of them.'
-          : 'Give the PNG as pngBase64 (the file bytes, base64-encoded).',
+          ? 'Give the drawing in exactly one of pngBase64 (PNG bytes, base64), svg (SVG text) or path (an absolute PNG file path).'
+          : 'Give the drawing in exactly one of pngBase64 (PNG bytes, base64) or svg (SVG text).',
       ),
     );
   }
   if (hasPath) return readPngFile(args.path!, maxBytes);
+  if (given(args.svg)) return svgToPng(args.svg!);
   return decodeBase64(args.pngBase64!, maxBytes);
 }
 

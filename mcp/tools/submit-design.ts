@@ -18,14 +18,14 @@ import { listedSchema, parseArguments } from '../tool-input.ts';
 export const name = 'submit_design';
 
 const inputSchema = (context: McpContext, appConfig: Config) =>
-  z.strictObject({ ...jobRefInput(context, appConfig), ...drawingInput(context.transport) });
+  z.strictObject({ ...jobRefInput(context, appConfig), ...drawingInput(context.transport, appConfig) });
 
 const description = (stdio: boolean, appConfig: Config) =>
-  `Uploads a drawing for a job and returns its outcome. Name the job by the jobHandle that open_job returned. ${handleLifetime(appConfig)} The drawing is a black-on-white PNG made to the job drawing hints` +
+  `Uploads a drawing for a job and returns its outcome. Name the job by the jobHandle that open_job returned. ${handleLifetime(appConfig)} The drawing is black on white, made to the job drawing hints` +
   (stdio
-    ? ', given as base64 in pngBase64 or as an absolute local file path in path'
-    : ', given as base64 in pngBase64') +
-  `. If status is failed_validation, every error carries an agent_instruction and locations (millimetres on the strip, and px: the same place in your image's pixels); the answer lists every problem of the drawing at once, so fix all of them accordingly and submit again (each new image uses one of the job's ${appConfig.limits.submissionsPerJob} counted submissions; resending identical bytes returns the stored outcome for free). If status is ready, the result carries the approval link to give the person (the page is in Hebrew), a PNG preview of the piece to show them, and links to the cutting file and the preview as SVG resources; then use check_approval to learn their decision. When there are errors, or changes the engine made, at places in the drawing, a findings picture (PNG) is attached too: your drawing with each place circled and numbered as the text beside it lists them (errors, then warnings), and for a ready design each change shown as drawn beside as cut.`;
+    ? ': a PNG as base64 in pngBase64 or as an absolute local file path in path, or SVG text in svg'
+    : ': a PNG as base64 in pngBase64, or SVG text in svg') +
+  ` (the server renders SVG on the job's ${appConfig.image.recommendedPixels.width}x${appConfig.image.recommendedPixels.height} canvas; draw with that viewBox and the strip at job.drawing.stripPx). If status is failed_validation, every error carries an agent_instruction and locations (millimetres on the strip, and px: the same place in your image's pixels); the answer lists every problem of the drawing at once, so fix all of them accordingly and submit again (each new image uses one of the job's ${appConfig.limits.submissionsPerJob} counted submissions; resending identical bytes returns the stored outcome for free). If status is ready, the result carries the approval link to give the person (the page is in Hebrew), a PNG preview of the piece to show them, and links to the cutting file and the preview as SVG resources; then use check_approval to learn their decision. When there are errors, or changes the engine made, at places in the drawing, a findings picture (PNG) is attached too: your drawing with each place circled and numbered as the text beside it lists them (errors, then warnings), and for a ready design each change shown as drawn beside as cut.`;
 
 /** Input and description differ by caller: only a local stdio server reads a file path, only a session knows job ids. */
 export function config(context: McpContext, appConfig: Config) {
@@ -52,15 +52,18 @@ export function registerSubmitDesignTool(server: McpServer, core: Core, context:
   );
 }
 
-type SubmitArgs = { jobHandle?: string; jobId?: string; pngBase64?: string; path?: string };
+type SubmitArgs = { jobHandle?: string; jobId?: string; pngBase64?: string; svg?: string; path?: string };
 
 async function submit(core: Core, context: McpContext, args: SubmitArgs): Promise<CallToolResult> {
   const resolved = await resolveJobRef(core, context, args);
   if (!resolved.ok) return toolError(resolved.error);
-  const png = await readDrawing(args, context.transport, core.config.image.maxBytes);
+  const jobRow = resolved.value.job;
+  const png = await readDrawing(args, context.transport, core.config.image.maxBytes, (svg) =>
+    core.drawingFromSvg(jobRow, svg),
+  );
   if (!png.ok) return toolError(png.error);
 
-  const answer = await core.submit(resolved.value.job, png.value, context.clientAddress);
+  const answer = await core.submit(jobRow, png.value, context.clientAddress);
   if (!answer.ok) return toolError(answer.error);
   const { submission } = answer.value;
   // Read again after the upload: the job row now counts this submission.

@@ -37,7 +37,7 @@ describe.each(['legacy', 'modern'] as const)('stdio server process, a %s client'
     for (const tool of tools) expect(unionsIn(tool.inputSchema), tool.name).toEqual([]);
     const submit = tools.find((t) => t.name === 'submit_design')!;
     const jobFields = era === 'legacy' ? ['jobHandle', 'jobId'] : ['jobHandle'];
-    expect(Object.keys(submit.inputSchema.properties!)).toEqual([...jobFields, 'pngBase64', 'path']);
+    expect(Object.keys(submit.inputSchema.properties!)).toEqual([...jobFields, 'pngBase64', 'svg', 'path']);
   });
 
   it('opens a job, refuses a non-PNG file with INVALID_FILE, and reads the job back', async () => {

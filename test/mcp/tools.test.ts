@@ -100,7 +100,7 @@ describe.each(['legacy', 'modern'] as const)('a %s client', (era) => {
       ]);
       expect(byName.open_job!.required).toEqual(['productType', 'widthMm']);
       const jobFields = era === 'legacy' ? ['jobHandle', 'jobId'] : ['jobHandle'];
-      expect(Object.keys(byName.submit_design!.properties!)).toEqual([...jobFields, 'pngBase64']);
+      expect(Object.keys(byName.submit_design!.properties!)).toEqual([...jobFields, 'pngBase64', 'svg']);
       expect(Object.keys(byName.check_approval!.properties!)).toEqual(jobFields);
       expect(byName.check_approval!.required ?? []).toEqual(era === 'legacy' ? [] : ['jobHandle']);
     });
