@@ -14,14 +14,10 @@ const roomy = { limits: roomyRateLimits };
 
 /** A sweeping instance in its own process, held at the start line until `go`. */
 function sweeper(databaseUrl: string, clockMs: number) {
-  const child = spawn(
-    process.execPath,
-    ['test/helpers/sweep-child.ts', databaseUrl, String(clockMs)],
-    {
-      cwd: root,
-      stdio: ['pipe', 'pipe', 'inherit'],
-    },
-  );
+  const child = spawn(process.execPath, ['test/helpers/sweep-child.ts', databaseUrl, String(clockMs)], {
+    cwd: root,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
   const ready = new Promise<void>((resolve) => child.stdout.on('data', () => out.includes('ready\n') && resolve()));
