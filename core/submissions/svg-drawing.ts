@@ -1,10 +1,8 @@
 import type { JobRow } from '../../db/schema.ts';
 import type { Config } from '../config.ts';
 import { coreError } from '../errors.ts';
-import { drawingHints } from '../jobs/drawing-hints.ts';
 import type { Logger } from '../logger.ts';
 import { err, ok, type Result } from '../result.ts';
-import type { Canvas } from './svg/placement.ts';
 import { rebuildSvg } from './svg/rebuild.ts';
 import { renderFailed, renderTimedOut, tooManyBytes } from './svg/refusals.ts';
 import type { SvgRenderer } from './svg/render.ts';
@@ -25,7 +23,8 @@ export async function drawingFromSvg(
   const limits = deps.config.svg;
   const bytes = Buffer.byteLength(svgText, 'utf8');
   if (bytes > limits.maxBytes) return err(tooManyBytes(bytes, limits));
-  const canvas = jobCanvas(job, deps.config);
+  // The canvas of every job's drawing hints (core/jobs/drawing-hints.ts): the live configuration's.
+  const canvas = deps.config.image.recommendedPixels;
   const document = rebuildSvg(svgText, limits, canvas);
   if (!document.ok) return document;
   const started = performance.now();
@@ -43,12 +42,6 @@ export async function drawingFromSvg(
         'Wait 30 seconds and send the same SVG once more. If it fails again, send the drawing as a PNG instead and stop looping.',
     }),
   );
-}
-
-/** The job's `drawing.recommendedPixels`, the canvas its strip hints are given on. */
-function jobCanvas(job: JobRow, config: Config): Canvas {
-  const [width, height] = drawingHints(job.lengthMm, job.widthMm, config).recommendedPixels.split('x').map(Number);
-  return { width: width!, height: height! };
 }
 
 /**
