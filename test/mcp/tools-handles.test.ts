@@ -1,5 +1,5 @@
 import { ProtocolError } from '@modelcontextprotocol/client';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { DAY, HOUR } from '../../core/clock.ts';
 import {
   braceletArgs,
@@ -11,7 +11,7 @@ import {
   type McpTestClient,
 } from '../helpers/mcp.ts';
 import { makePng } from '../helpers/png.ts';
-import { removeDir, startService, type TestService } from '../helpers/service.ts';
+import { removeDir, servicePerTest, startService, type TestService } from '../helpers/service.ts';
 
 /**
  * Job handles: a bearer name for a job, good from any connection, session, protocol revision and
@@ -21,14 +21,11 @@ import { removeDir, startService, type TestService } from '../helpers/service.ts
 
 const config = { limits: { globalSubmissionsPerMinute: 1000, submissionsPerHourPerIp: 1000 } };
 
-let service: TestService;
+const service = servicePerTest({ config });
+/** Services a test starts beside `service`, closed after its clients. */
 const opened: TestService[] = [];
 const clients: McpTestClient[] = [];
 
-beforeEach(async () => {
-  service = await startService({ config });
-  opened.push(service);
-});
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
   for (const s of opened.splice(0)) {

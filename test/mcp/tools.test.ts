@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { createdJobSchema } from '../../core/contract/job.ts';
 import {
@@ -12,7 +12,7 @@ import {
   type McpTestClient,
 } from '../helpers/mcp.ts';
 import { makePng } from '../helpers/png.ts';
-import { removeDir, startService, type TestService } from '../helpers/service.ts';
+import { removeDir, servicePerTest, startService, type TestService } from '../helpers/service.ts';
 
 /**
  * The tools with a real v2 SDK client over an in-memory pair, served as the stdio server serves
@@ -26,14 +26,11 @@ const config = {
 };
 const braceletRestBody = { productType: 'bracelet', size: { wristMm: 160 }, widthMm: 20 };
 
-let service: TestService;
+const service = servicePerTest({ config });
+/** Services a test starts beside `service`, closed after its clients. */
 const opened: TestService[] = [];
 const clients: McpTestClient[] = [];
 
-beforeEach(async () => {
-  service = await startService({ config });
-  opened.push(service);
-});
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
   for (const s of opened.splice(0)) {
