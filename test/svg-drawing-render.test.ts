@@ -118,7 +118,9 @@ describe('SVG drawings rendered on the job canvas', () => {
       }),
       runs(12),
     );
-  });
+    // Twelve renders, each in a process of its own: 2.6 s alone, but once past 30 s with the
+    // real-pipeline files running beside it on two cores.
+  }, 120_000);
 
   it('the same SVG text renders to the same bytes', async () => {
     const job = await openCoreJob(service.core);
