@@ -27,6 +27,11 @@ export const jobs = sqliteTable(
     approvalStatus: text('approval_status', { enum: ['pending', 'approved', 'declined'] }),
     /** The ready submission the approval link shows. */
     currentSubmissionNo: integer('current_submission_no'),
+    /**
+     * Why the person declined, from the approval page's form (`DeclineReason` in
+     * core/handoff/decline-reason.ts); set (or cleared) by each decline. Shown only while declined.
+     */
+    declineReason: text('decline_reason', { mode: 'json' }),
   },
   (t) => [
     index('jobs_expires_at').on(t.expiresAt),
@@ -134,6 +139,13 @@ export const designs = sqliteTable(
     price: text('price', { mode: 'json' }).notNull(),
     cutoutsSvg: text('cutouts_svg').notNull(),
     previewSvg: text('preview_svg').notNull(),
+    /**
+     * How the piece is worn, copied from the job (it outlives the job): the size the agent asked
+     * for, the cuff's gap and the metal's thickness. Null on designs from before they were kept.
+     */
+    sizeInput: text('size_input', { mode: 'json' }),
+    gapMm: real('gap_mm'),
+    thicknessMm: real('thickness_mm'),
     createdAt: integer('created_at').notNull(),
   },
   (t) => [index('designs_account').on(t.accountId)],

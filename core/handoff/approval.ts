@@ -11,7 +11,8 @@ import { err, ok, type Result } from '../result.ts';
 import { APPROVAL_TOKEN_PATTERN } from './approval-token.ts';
 import { renderFindingsPicture } from '../submissions/findings-picture/render.ts';
 import { engineChanges, pictureInput } from '../submissions/read-picture.ts';
-import type { ApprovalView, DesignView } from './types.ts';
+import type { SizeInput } from '../contract/create-job.ts';
+import type { ApprovalView, DesignView, Wear } from './types.ts';
 
 const noSuchLink = (): CoreError => coreError('NOT_FOUND', { message: 'No such approval link.' });
 const nothingToApprove = (): CoreError => coreError('NOT_FOUND', { message: 'Nothing to approve on this link.' });
@@ -55,6 +56,7 @@ export async function approvalByToken(deps: CoreDeps, token: string): Promise<Ap
     price: job.price as Price,
     previewSvg: link.previewSvg,
     expiresAt: job.expiresAt,
+    wear: { sizeInput: job.sizeInput as SizeInput, gapMm: job.gapMm, thicknessMm: job.thicknessMm },
     ...engineChanges(submission, deps.config),
   };
   if (status === 'approved') {
@@ -157,6 +159,9 @@ export async function adopt(
       price: job.price,
       cutoutsSvg: submission.cutoutsSvg!,
       previewSvg: submission.previewSvg!,
+      sizeInput: job.sizeInput,
+      gapMm: job.gapMm,
+      thicknessMm: job.thicknessMm,
       createdAt: now,
     });
     return true;
@@ -202,6 +207,15 @@ function dimensionsStillPass(deps: CoreDeps, job: JobRow): CoreError | undefined
   return undefined;
 }
 
+/** How a design is worn; a design from before this was kept reads its blank length and today's product. */
+function designWear(row: typeof designs.$inferSelect, deps: CoreDeps): Wear {
+  return {
+    sizeInput: (row.sizeInput as SizeInput | null) ?? { lengthMm: (row.geometry as Geometry).lengthMm },
+    gapMm: row.gapMm ?? deps.config.products[row.productType].gapMm,
+    thicknessMm: row.thicknessMm ?? deps.config.manufacturing.thicknessMm,
+  };
+}
+
 export async function designForAccount(
   deps: CoreDeps,
   designId: string,
@@ -222,6 +236,7 @@ export async function designForAccount(
     price: row.price as Price,
     previewSvg: row.previewSvg,
     cutoutsSvg: row.cutoutsSvg,
+    wear: designWear(row, deps),
     createdAt: row.createdAt,
   };
 }

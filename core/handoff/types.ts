@@ -1,7 +1,15 @@
 import type { ProductType } from '../config.ts';
 import type { Price } from '../contract/job.ts';
 import type { Geometry } from '../contract/submission.ts';
+import type { SizeInput } from '../contract/create-job.ts';
 import type { EngineNote } from '../submissions/read-picture.ts';
+
+/** How the piece is worn: the size the agent asked for, the cuff's gap, the metal's thickness. */
+export interface Wear {
+  sizeInput: SizeInput;
+  gapMm: number;
+  thicknessMm: number;
+}
 
 /** What the approval page shows for a live link. */
 export interface ApprovalView {
@@ -16,6 +24,7 @@ export interface ApprovalView {
   previewSvg: string;
   /** Milliseconds since the epoch: when the link stops working. */
   expiresAt: number;
+  wear: Wear;
   /** Set once approved: who approved it, to send that person to their design. */
   approvedBy?: { accountId: string; designId: string };
   /** The submission's warnings, numbered as the findings picture numbers them. */
@@ -35,6 +44,7 @@ export interface DesignView {
   price: Price;
   previewSvg: string;
   cutoutsSvg: string;
+  wear: Wear;
   createdAt: number;
 }
 

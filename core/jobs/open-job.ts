@@ -145,6 +145,7 @@ function newJobRow(deps: CoreDeps, checked: CheckedRequest, secretHash: string, 
     approvalToken: null,
     approvalStatus: null,
     currentSubmissionNo: null,
+    declineReason: null,
   };
 }
 

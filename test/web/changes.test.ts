@@ -23,6 +23,7 @@ function view(overrides: Partial<ApprovalView> = {}): ApprovalView {
     price: { currency: 'ILS', base: 320, shipping: 30, total: 350, vatIncluded: true, note: 'n' },
     previewSvg: '<svg xmlns="http://www.w3.org/2000/svg" role="img" viewBox="0 0 10 2"><path d="M0 0H10V2H0Z"/></svg>',
     expiresAt: Date.UTC(2026, 10, 29, 12, 0, 0),
+    wear: { sizeInput: { lengthMm: 155 }, gapMm: 25, thicknessMm: 1.5 },
     notes: [],
     changesPicture: false,
     ...overrides,

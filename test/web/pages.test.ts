@@ -72,6 +72,7 @@ function approvalView(overrides: Partial<ApprovalView> = {}): ApprovalView {
     price,
     previewSvg: `<svg xmlns="http://www.w3.org/2000/svg" role="img" viewBox="0 0 10 2"><script>alert(1)</script><path d="M0 0H10V2H0Z"/></svg>`,
     expiresAt: Date.UTC(2026, 10, 29, 12, 0, 0),
+    wear: { sizeInput: { lengthMm: 155 }, gapMm: 25, thicknessMm: 1.5 },
     notes: [],
     changesPicture: false,
     ...overrides,
@@ -171,6 +172,7 @@ describe('page rendering (hand-made views)', () => {
       price,
       previewSvg: '<svg xmlns="http://www.w3.org/2000/svg"/>',
       cutoutsSvg: '<svg/>',
+      wear: { sizeInput: { usRingSize: 7 }, gapMm: 0, thicknessMm: 1.5 },
       createdAt: Date.UTC(2026, 10, 22, 12, 0, 0),
     };
     const html = renderDesignPage({ design, viewer, thicknessMm: 1.5 });
