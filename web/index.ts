@@ -4,6 +4,7 @@ import type { Core } from '../core/index.ts';
 import type { Web, WebOptions } from './context.ts';
 import { approvalRoute } from './pages/approval.ts';
 import { approvalChangesRoute } from './pages/approval-changes.ts';
+import { approveConfirmRoute } from './pages/approve-confirm.ts';
 import { designCutouts, designPage } from './pages/design.ts';
 import { homeRoute } from './pages/home.ts';
 import { notFoundPage } from './pages/not-found.ts';
@@ -27,6 +28,7 @@ export function registerWebRoutes(app: Hono, core: Core, options: WebOptions): v
   app.get('/', (c) => homeRoute(c, web));
   app.get('/a/:token', (c) => approvalRoute(c, web));
   app.get('/a/:token/changes.png', (c) => approvalChangesRoute(c, web));
+  app.get('/a/:token/approve', (c) => approveConfirmRoute(c, web));
   app.get('/signin', (c) => signInPage(c, web));
   app.post('/signin', form, (c) => signInSubmit(c, web));
   app.get('/signup', (c) => signUpPage(c, web));

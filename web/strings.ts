@@ -55,7 +55,7 @@ export const he = {
   facts: {
     heading: 'פרטי התכשיט',
     product: 'מוצר',
-    dimensions: 'מידות (אורך × רוחב)',
+    dimensions: 'הפס השטוח (אורך × רוחב)',
     thickness: 'עובי',
     material: 'חומר',
     weight: 'משקל משוער',
@@ -170,8 +170,57 @@ export const he = {
     saved: 'העיצוב שמור בחשבון שלכם.',
     created: (date: string) => `אושר ב־${date}.`,
     fileHeading: 'קובץ החיתוך',
-    fileBody: 'זה הקובץ שממנו ייחתך התכשיט: קווי החיתוך במילימטרים.',
+    fileBody:
+      'את הקובץ הזה לא צריך כדי להזמין: זה הקובץ שממנו ייחתך התכשיט, קווי החיתוך במילימטרים, למי שרוצה לשמור אותו.',
     download: 'הורדת קובץ החיתוך (SVG)',
+  },
+
+  size: {
+    fit: { snug: 'התאמה צמודה', comfort: 'התאמה נוחה', loose: 'התאמה רפויה' },
+    wrist: (mm: string, fit: string) => `מתאים לפרק יד בהיקף של כ־${mm} מ״מ (${fit})`,
+    cuff: (gap: string) => `צמיד פתוח, עם מרווח של ${gap} מ״מ בין הקצוות`,
+    ring: (size: string, diameter: string) => `מידת טבעת אמריקאית ${size} (קוטר פנימי ${diameter} מ״מ)`,
+    ringAbout: (size: string, diameter: string) => `בערך מידת טבעת אמריקאית ${size} (קוטר פנימי ${diameter} מ״מ)`,
+    ringDiameter: (diameter: string) => `קוטר פנימי ${diameter} מ״מ`,
+    closedRing: 'טבעת סגורה',
+  },
+
+  decisionBar: {
+    label: 'אישור או דחייה',
+    total: (price: string) => `סה״כ ${price}`,
+    toDecline: 'דחייה',
+  },
+
+  confirm: {
+    title: 'אישור העיצוב',
+    heading: 'לאשר את העיצוב?',
+    intro: (product: string, version: string) => `אתם עומדים לאשר את ה${product} שבתמונה, גרסה מספר ${version}.`,
+    locks: 'אחרי האישור העיצוב נשמר בחשבון שלכם וננעל: אי אפשר לשנות אותו או לדחות אותו.',
+    yes: 'כן, לאשר את העיצוב',
+    back: 'חזרה לעיצוב',
+    needsAccount: 'כדי לאשר צריך חשבון. היכנסו לחשבון או פתחו חשבון חדש, ותחזרו לכאן כדי לאשר בלחיצה אחת.',
+    signIn: 'כניסה לחשבון',
+    signUp: 'פתיחת חשבון',
+    summary: 'מה אתם מאשרים',
+  },
+
+  accountFor: {
+    approval: 'כדי לאשר את העיצוב צריך חשבון. אחרי הכניסה תחזרו לדף האישור, ושם תאשרו בלחיצה אחת.',
+  },
+
+  nextSteps: {
+    heading: 'מה הלאה',
+    order: (total: string) =>
+      `השלב הבא הוא הזמנה ותשלום בקופה: ${total}, כולל משלוח ומע״מ. בקופה אפשר לבחור איסוף עצמי או להזין קוד הפניה.`,
+    making: 'אחרי התשלום נחתוך את התכשיט מפליז בלייזר ונשלח אותו אליכם.',
+    keep: 'העיצוב שמור בחשבון שלכם, ותמצאו אותו תמיד בדף הבית.',
+  },
+
+  designs: {
+    heading: 'העיצובים שלכם',
+    none: 'עדיין אין בחשבון עיצובים שאישרתם. כשתאשרו עיצוב בקישור מהסוכן, הוא יופיע כאן.',
+    item: (product: string, date: string) => `${product}, אושר ב־${date}`,
+    open: (product: string) => `פתיחת ה${product}`,
   },
 };
 

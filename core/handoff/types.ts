@@ -2,6 +2,7 @@ import type { ProductType } from '../config.ts';
 import type { Price } from '../contract/job.ts';
 import type { Geometry } from '../contract/submission.ts';
 import type { SizeInput } from '../contract/create-job.ts';
+import type { WornSize } from '../jobs/worn-size.ts';
 import type { EngineNote } from '../submissions/read-picture.ts';
 
 /** How the piece is worn: the size the agent asked for, the cuff's gap, the metal's thickness. */
@@ -25,6 +26,8 @@ export interface ApprovalView {
   /** Milliseconds since the epoch: when the link stops working. */
   expiresAt: number;
   wear: Wear;
+  /** The size in a person's terms (wrist or ring size), from `wear` and the sizing rules. */
+  worn: WornSize;
   /** Set once approved: who approved it, to send that person to their design. */
   approvedBy?: { accountId: string; designId: string };
   /** The submission's warnings, numbered as the findings picture numbers them. */
@@ -45,8 +48,12 @@ export interface DesignView {
   previewSvg: string;
   cutoutsSvg: string;
   wear: Wear;
+  worn: WornSize;
   createdAt: number;
 }
+
+/** A design as the home page lists it. */
+export type DesignSummary = Pick<DesignView, 'id' | 'productType' | 'geometry' | 'price' | 'worn' | 'createdAt'>;
 
 export interface SignedIn {
   accountId: string;
