@@ -3,6 +3,7 @@ import type { Price } from '../contract/job.ts';
 import type { Geometry } from '../contract/submission.ts';
 import type { SizeInput } from '../contract/create-job.ts';
 import type { EngineNote } from '../submissions/read-picture.ts';
+import type { DeclineReason } from './decline-reason.ts';
 
 /** How the piece is worn: the size the agent asked for, the cuff's gap, the metal's thickness. */
 export interface Wear {
@@ -25,6 +26,8 @@ export interface ApprovalView {
   /** Milliseconds since the epoch: when the link stops working. */
   expiresAt: number;
   wear: Wear;
+  /** Set once declined: the person's reason, null when they gave none. */
+  declineReason?: DeclineReason | null;
   /** Set once approved: who approved it, to send that person to their design. */
   approvedBy?: { accountId: string; designId: string };
   /** The submission's warnings, numbered as the findings picture numbers them. */

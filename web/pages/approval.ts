@@ -8,6 +8,7 @@ import { escapeHtml, htmlResponse, page, type Viewer } from '../html.ts';
 import { readSession } from '../session.ts';
 import { he, type ApprovalErrorCode } from '../strings.ts';
 import { changesSection } from './approval-changes.ts';
+import { declinedReasonLine, declineForm } from './decline-form.ts';
 import { notFoundPage } from './not-found.ts';
 import { unavailablePage } from './unavailable.ts';
 
@@ -17,22 +18,29 @@ export interface ApprovalPageInput {
   /** The `e` query parameter: why the last approve or decline was refused. */
   errorCode?: string | undefined;
   thicknessMm: number;
+  declineReasonMaxChars: number;
 }
 
 const explained = Object.keys(he.approval.errors).filter((code) => code !== 'other') as ApprovalErrorCode[];
 
 /** The Hebrew explanation for a refusal code; any other value gets the general one. */
-export function approvalErrorText(code: string): string {
-  return (explained as string[]).includes(code)
-    ? he.approval.errors[code as ApprovalErrorCode]
-    : he.approval.errors.other;
+export function approvalErrorText(code: string, declineReasonMaxChars: number): string {
+  if (!(explained as string[]).includes(code)) return he.approval.errors.other;
+  const text = he.approval.errors[code as ApprovalErrorCode];
+  return typeof text === 'function' ? text(String(declineReasonMaxChars)) : text;
 }
 
 const notice = (text: string, kind: 'error' | 'success'): string =>
   `<div class="notice ${kind}"${kind === 'error' ? ' role="alert"' : ''}><p>${text}</p></div>`;
 
 /** The approval page `/a/{token}`: the piece, its price, and what the person can do in its state. */
-export function renderApprovalPage({ view, viewer, errorCode, thicknessMm }: ApprovalPageInput): string {
+export function renderApprovalPage({
+  view,
+  viewer,
+  errorCode,
+  thicknessMm,
+  declineReasonMaxChars,
+}: ApprovalPageInput): string {
   const product = he.products[view.productType];
   const facts = pieceSections(
     {
@@ -45,7 +53,7 @@ export function renderApprovalPage({ view, viewer, errorCode, thicknessMm }: App
     },
     changesSection(view),
   );
-  const error = errorCode ? notice(escapeHtml(approvalErrorText(errorCode)), 'error') : '';
+  const error = errorCode ? notice(escapeHtml(approvalErrorText(errorCode, declineReasonMaxChars)), 'error') : '';
   const expiresText = escapeHtml(he.approval.expires(formatDateTime(view.expiresAt)));
 
   let body: string;
@@ -63,6 +71,7 @@ ${facts}`;
     body = `<h1>${escapeHtml(he.approval.declinedHeading)}</h1>
 ${error}
 <p class="lead">${escapeHtml(he.approval.declinedBody)}</p>
+${declinedReasonLine(view)}
 ${facts}
 <p class="hint after">${expiresText}</p>`;
   } else {
@@ -83,9 +92,7 @@ ${facts}
 <input type="hidden" name="submissionNo" value="${escapeHtml(view.submissionNo)}">
 <button type="submit" class="btn btn-primary">${escapeHtml(he.approval.approve)}</button>
 </form>
-<form method="post" action="${escapeHtml(`${handoff}/decline`)}">
-<button type="submit" class="btn btn-secondary">${escapeHtml(he.approval.decline)}</button>
-</form>
+${declineForm(view, declineReasonMaxChars, errorCode)}
 </div>
 <p class="hint">${escapeHtml(he.approval.declineHelp)}</p>
 <p class="hint">${expiresText}</p>
@@ -114,5 +121,6 @@ export async function approvalRoute(c: Context, web: Web): Promise<Response> {
   if (!session.ok) return view ? unavailablePage() : notFoundPage();
   if (!view) return notFoundPage(session.value);
   const thicknessMm = web.core.config.manufacturing.thicknessMm;
-  return approvalPage({ view, viewer: session.value, errorCode: c.req.query('e'), thicknessMm });
+  const { declineReasonMaxChars } = web.core.config.site;
+  return approvalPage({ view, viewer: session.value, errorCode: c.req.query('e'), thicknessMm, declineReasonMaxChars });
 }
