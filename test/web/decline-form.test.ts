@@ -98,7 +98,7 @@ describe('the decline form on the approval page', () => {
     const html = await pageHtml(`/a/${job.token}`);
     expect(html).toContain(he.approval.declinedHeading);
     expect(html).toContain(
-      `<p class="decline-reason"><strong>${he.approval.declineReason.yours}</strong> ${he.approval.declineReason.choices.look} — <bdi class="decline-text">${escapeHtml(words)}</bdi></p>`,
+      `<p class="decline-reason"><strong>${he.approval.declineReason.yours}</strong> ${he.approval.declineReason.choices.look}<bdi class="decline-text">${escapeHtml(words)}</bdi></p>`,
     );
     expect(html).not.toMatch(/<script|<img src=x|<\/textarea>/i);
     expect(html).not.toContain('class="decline-form"');

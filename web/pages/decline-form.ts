@@ -41,9 +41,7 @@ export function declinedReasonLine(view: Pick<ApprovalView, 'declineReason'>): s
   const reason = view.declineReason;
   if (!reason) return '';
   const words = he.approval.declineReason;
-  const parts = [
-    reason.choice ? escapeHtml(words.choices[reason.choice]) : '',
-    reason.text ? `<bdi class="decline-text">${escapeHtml(reason.text)}</bdi>` : '',
-  ].filter(Boolean);
-  return `<p class="decline-reason"><strong>${escapeHtml(words.yours)}</strong> ${parts.join(' — ')}</p>`;
+  const choice = reason.choice ? ` ${escapeHtml(words.choices[reason.choice])}` : '';
+  const text = reason.text ? `<bdi class="decline-text">${escapeHtml(reason.text)}</bdi>` : '';
+  return `<p class="decline-reason"><strong>${escapeHtml(words.yours)}</strong>${choice}${text}</p>`;
 }
