@@ -8,9 +8,10 @@ import {
 import { buildCapabilities, type Capabilities } from './capabilities.ts';
 import type { Config } from './config.ts';
 import { sessionAccount, signIn, signOut, signUp, type Credentials } from './handoff/accounts.ts';
-import { adopt, approvalByToken, approvalChangesPicture, decline, designForAccount } from './handoff/approval.ts';
+import { adopt, approvalByToken, approvalChangesPicture, decline } from './handoff/approval.ts';
 import type { DeclineReason } from './handoff/decline-reason.ts';
-import type { ApprovalView, DesignView, SessionAccount, SignedIn } from './handoff/types.ts';
+import { designForAccount, designsOfAccount } from './handoff/designs.ts';
+import type { ApprovalView, DesignSummary, DesignView, SessionAccount, SignedIn } from './handoff/types.ts';
 import type { Job } from './contract/job.ts';
 import type { Submission } from './contract/submission.ts';
 import type { CoreDeps } from './deps.ts';
@@ -82,6 +83,8 @@ export interface Core {
   /** The signed-in account, none, or AUTH_UNAVAILABLE when the session store cannot answer. */
   sessionAccount(sessionToken: string | undefined): Promise<Result<SessionAccount | undefined>>;
   designForAccount(designId: string, accountId: string): Promise<DesignView | undefined>;
+  /** The signed-in person's designs, newest first. */
+  designsOfAccount(accountId: string): Promise<DesignSummary[]>;
   /**
    * MCP job state: keeps a job's secret server-side (encrypted) under a random handle, good until
    * the job expires; `sessionKey` (a 2025-11-25 session's) also lets that session name it by id.
@@ -127,6 +130,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     signOut: (token) => signOut(deps, token),
     sessionAccount: (token) => sessionAccount(deps, token),
     designForAccount: (designId, accountId) => designForAccount(deps, designId, accountId),
+    designsOfAccount: (accountId) => designsOfAccount(deps, accountId),
     rememberAgentJob: (sessionKey, jobId, jobSecret) => rememberAgentJob(deps, { sessionKey, jobId, jobSecret }),
     resolveAgentJob: (scope, ref) => resolveAgentJob(deps, scope, ref),
     admitAgentSession: (clientAddress) => limiter.mcpSession(clientAddress),

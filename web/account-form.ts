@@ -6,6 +6,7 @@ import type { Result } from '../core/result.ts';
 import type { Web } from './context.ts';
 import { escapeHtml, htmlResponse, page, seeOther, withNext, type Viewer } from './html.ts';
 import { crossSitePage } from './pages/refused.ts';
+import { isConfirmPath } from './paths.ts';
 import { unavailablePage } from './pages/unavailable.ts';
 import { formFields, isCrossSite, safeNext } from './request.ts';
 import { readSession, sessionCookie, sessionToken } from './session.ts';
@@ -64,6 +65,7 @@ export function renderAccountForm(input: AccountFormInput): string {
     here: input.next,
     noindex: Boolean(input.next),
     body: `<h1>${escapeHtml(text.title)}</h1>
+${isConfirmPath(input.next) ? `<div class="notice"><p>${escapeHtml(he.accountFor.approval)}</p></div>` : ''}
 ${input.error ? `<div class="notice error" id="form-error" role="alert"><p>${escapeHtml(input.error)}</p></div>` : ''}
 <form class="form" method="post" action="${escapeHtml(action)}">
 ${input.next ? `<input type="hidden" name="next" value="${escapeHtml(input.next)}">` : ''}

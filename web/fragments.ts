@@ -1,8 +1,10 @@
 import type { ProductType } from '../core/config.ts';
 import type { Price } from '../core/contract/job.ts';
 import type { Geometry } from '../core/contract/submission.ts';
+import type { WornSize } from '../core/jobs/worn-size.ts';
 import { formatGrams, formatMm, formatNumber, formatPrice } from './format.ts';
 import { escapeHtml } from './html.ts';
+import { sizeWords } from './size-text.ts';
 import { he } from './strings.ts';
 
 /** What the approval page and the design page both show about a piece. */
@@ -13,6 +15,8 @@ export interface PieceFacts {
   previewSvg: string;
   thicknessMm: number;
   submissionNo?: number;
+  /** The size in a person's terms. */
+  worn: WornSize;
 }
 
 /** `172.3 × 20 מ״מ`: length by width, as the strip is cut. */
@@ -43,6 +47,7 @@ const row = (term: string, value: string, className?: string): string => {
 };
 
 export function factsSection(facts: PieceFacts): string {
+  const words = sizeWords(facts.worn);
   const rows = [
     row(he.facts.product, he.products[facts.productType]),
     row(he.facts.dimensions, dimensionsText(facts.geometry)),
@@ -55,6 +60,8 @@ export function factsSection(facts: PieceFacts): string {
   }
   return `<section class="card" aria-labelledby="facts-heading">
 <h2 id="facts-heading">${escapeHtml(he.facts.heading)}</h2>
+<p class="size-line">${escapeHtml(words.size)}.</p>
+<p class="hint">${escapeHtml(words.form)}.</p>
 <dl class="facts">${rows.join('')}</dl>
 </section>`;
 }

@@ -5,6 +5,7 @@ import type { Web, WebOptions } from './context.ts';
 import { approvalRoute } from './pages/approval.ts';
 import { approvalChangesRoute } from './pages/approval-changes.ts';
 import { approvalDeclineSubmit } from './pages/approval-decline.ts';
+import { approveConfirmRoute } from './pages/approve-confirm.ts';
 import { designCutouts, designPage } from './pages/design.ts';
 import { homeRoute } from './pages/home.ts';
 import { notFoundPage } from './pages/not-found.ts';
@@ -32,6 +33,7 @@ export function registerWebRoutes(app: Hono, core: Core, options: WebOptions): v
   app.get('/a/:token', (c) => approvalRoute(c, web));
   app.get('/a/:token/changes.png', (c) => approvalChangesRoute(c, web));
   app.post('/a/:token/decline', form, (c) => approvalDeclineSubmit(c, web));
+  app.get('/a/:token/approve', (c) => approveConfirmRoute(c, web));
   app.get('/signin', (c) => signInPage(c, web));
   app.post('/signin', form, (c) => signInSubmit(c, web));
   app.get('/signup', (c) => signUpPage(c, web));

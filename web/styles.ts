@@ -39,6 +39,7 @@ p{margin:0 0 .75rem}
 .facts{display:grid;grid-template-columns:fit-content(55%) 1fr;gap:.45rem 0;margin:0 0 .75rem}
 .facts dt{color:#555;padding-inline-end:1.25rem}
 .facts dd{margin:0;font-weight:600;font-variant-numeric:tabular-nums;white-space:nowrap}
+.size-line{font-weight:700;font-size:1.1rem;margin-block-end:.25rem}
 .facts .total{border-block-start:1px solid #e6dfd3;padding-block-start:.45rem;font-size:1.1rem;color:#1d1d1f;font-weight:700}
 .actions{display:flex;flex-direction:column;gap:.75rem;margin-block:1rem}
 .actions form{margin:0}
@@ -60,6 +61,15 @@ p{margin:0 0 .75rem}
 .field .hint{margin:.3rem 0 0}
 .switch{margin-block-start:1.25rem}
 .after{margin-block-start:1rem}
+.designs{list-style:none;margin:0;padding:0}
+.design-item{display:flex;flex-direction:column;padding-block:.6rem;border-block-end:1px solid #e6dfd3}
+.design-item:last-child{border-block-end:0}
+.design-item a{font-weight:700;min-height:24px}
+.decision-bar{position:sticky;bottom:0;z-index:5;display:flex;flex-wrap:wrap;align-items:center;gap:.5rem .75rem;margin:1.5rem -1.25rem -3rem;padding:.75rem 1.25rem calc(.75rem + env(safe-area-inset-bottom));background:#fff;border-block-start:1px solid #d9cfbf;box-shadow:0 -4px 16px rgba(60,40,0,.08)}
+.decision-bar .bar-total{flex:1 0 100%;margin:0;font-weight:700;font-variant-numeric:tabular-nums}
+.decision-bar .btn{flex:1 1 0;width:auto;padding-inline:1rem}
+@media (min-width:36rem){.decision-bar{margin-inline:0;border:1px solid #d9cfbf;border-radius:12px 12px 0 0}.decision-bar .bar-total{flex:1 1 auto}.decision-bar .btn{flex:0 0 auto}}
+html{scroll-padding-block-end:9rem}
 .decline-form{flex-basis:100%;display:grid;gap:1rem;margin:0;padding-block-start:1rem;border-block-start:1px solid #e6dfd3}
 .decline-form>*{max-width:36rem}
 .choices{margin:0;padding:.5rem 1rem .75rem;border:1px solid #8a8378;border-radius:8px;min-width:0}

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { productTypes } from '../config.ts';
 
 export const fitSchema = z.enum(['snug', 'comfort', 'loose']);
+export type Fit = z.infer<typeof fitSchema>;
 
 export const sizeSchema = z.union([
   z.strictObject({ wristMm: z.number(), fit: fitSchema.optional() }),

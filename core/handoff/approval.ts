@@ -13,7 +13,8 @@ import { renderFindingsPicture } from '../submissions/findings-picture/render.ts
 import { engineChanges, pictureInput } from '../submissions/read-picture.ts';
 import type { SizeInput } from '../contract/create-job.ts';
 import { storedDeclineReason, type DeclineReason } from './decline-reason.ts';
-import type { ApprovalView, DesignView, Wear } from './types.ts';
+import type { ApprovalView } from './types.ts';
+import { wearOf } from './wear.ts';
 
 const noSuchLink = (): CoreError => coreError('NOT_FOUND', { message: 'No such approval link.' });
 const nothingToApprove = (): CoreError => coreError('NOT_FOUND', { message: 'Nothing to approve on this link.' });
@@ -57,7 +58,12 @@ export async function approvalByToken(deps: CoreDeps, token: string): Promise<Ap
     price: job.price as Price,
     previewSvg: link.previewSvg,
     expiresAt: job.expiresAt,
-    wear: { sizeInput: job.sizeInput as SizeInput, gapMm: job.gapMm, thicknessMm: job.thicknessMm },
+    ...wearOf(
+      { sizeInput: job.sizeInput as SizeInput, gapMm: job.gapMm, thicknessMm: job.thicknessMm },
+      job.productType,
+      submission.geometry as Geometry,
+      deps,
+    ),
     ...engineChanges(submission, deps.config),
   };
   if (job.approvalStatus === 'declined') view.declineReason = storedDeclineReason(job.declineReason);
@@ -222,38 +228,4 @@ function dimensionsStillPass(deps: CoreDeps, job: JobRow): CoreError | undefined
     });
   }
   return undefined;
-}
-
-/** How a design is worn; a design from before this was kept reads its blank length and today's product. */
-function designWear(row: typeof designs.$inferSelect, deps: CoreDeps): Wear {
-  return {
-    sizeInput: (row.sizeInput as SizeInput | null) ?? { lengthMm: (row.geometry as Geometry).lengthMm },
-    gapMm: row.gapMm ?? deps.config.products[row.productType].gapMm,
-    thicknessMm: row.thicknessMm ?? deps.config.manufacturing.thicknessMm,
-  };
-}
-
-export async function designForAccount(
-  deps: CoreDeps,
-  designId: string,
-  accountId: string,
-): Promise<DesignView | undefined> {
-  const [row] = await deps.db.orm
-    .select()
-    .from(designs)
-    .where(and(eq(designs.id, designId), eq(designs.accountId, accountId)));
-  if (!row) return undefined;
-  return {
-    id: row.id,
-    accountId: row.accountId,
-    jobId: row.jobId,
-    submissionNo: row.submissionNo,
-    productType: row.productType,
-    geometry: row.geometry as Geometry,
-    price: row.price as Price,
-    previewSvg: row.previewSvg,
-    cutoutsSvg: row.cutoutsSvg,
-    wear: designWear(row, deps),
-    createdAt: row.createdAt,
-  };
 }

@@ -2,6 +2,7 @@ import type { ProductType } from '../config.ts';
 import type { Price } from '../contract/job.ts';
 import type { Geometry } from '../contract/submission.ts';
 import type { SizeInput } from '../contract/create-job.ts';
+import type { WornSize } from '../jobs/worn-size.ts';
 import type { EngineNote } from '../submissions/read-picture.ts';
 import type { DeclineReason } from './decline-reason.ts';
 
@@ -28,6 +29,8 @@ export interface ApprovalView {
   wear: Wear;
   /** Set once declined: the person's reason, null when they gave none. */
   declineReason?: DeclineReason | null;
+  /** The size in a person's terms (wrist or ring size), from `wear` and the sizing rules. */
+  worn: WornSize;
   /** Set once approved: who approved it, to send that person to their design. */
   approvedBy?: { accountId: string; designId: string };
   /** The submission's warnings, numbered as the findings picture numbers them. */
@@ -48,8 +51,12 @@ export interface DesignView {
   previewSvg: string;
   cutoutsSvg: string;
   wear: Wear;
+  worn: WornSize;
   createdAt: number;
 }
+
+/** A design as the home page lists it. */
+export type DesignSummary = Pick<DesignView, 'id' | 'productType' | 'geometry' | 'price' | 'worn' | 'createdAt'>;
 
 export interface SignedIn {
   accountId: string;

@@ -36,7 +36,13 @@ h2{margin-top:2.5rem;border-bottom:1px solid #ddd}h3{margin-top:2rem}
 code{font:0.9em ui-monospace,monospace;background:#f3f3f3;padding:0 .2em;border-radius:3px}
 .method{font:700 0.85em ui-monospace,monospace;padding:.1em .4em;border-radius:3px;background:#222;color:#fff}
 table{border-collapse:collapse;width:100%;margin:.5rem 0}td,th{border:1px solid #ddd;padding:.3rem .5rem;text-align:left;vertical-align:top}
-table.fields{margin:.25rem 0}.note{color:#555;font-size:.9em}ul.toc{columns:2}`;
+table.fields{margin:.25rem 0}.note{color:#555;font-size:.9em}ul.toc{columns:2}
+td,th,code,h3,p,li,dd{overflow-wrap:anywhere}
+@media (max-width:40rem){ul.toc{columns:1}
+table,tbody,tr,td{display:block;width:auto}thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
+tr{border:1px solid #ddd;border-radius:4px;margin:.5rem 0;padding:.25rem .5rem}td{border:0;padding:.2rem 0}
+td[data-label]::before{content:attr(data-label) ": ";font-weight:700}
+table.fields tr{border-width:0 0 0 2px;border-radius:0;margin:.25rem 0;padding:0 0 0 .5rem}}`;
 
 const resolve = (doc: Doc, value: OpenApiObject, section: 'responses' | 'parameters' | 'headers'): OpenApiObject => {
   const reference = value.$ref;
@@ -79,7 +85,7 @@ function parametersHtml(doc: Doc, op: Operation): string {
     .map((p) => resolve(doc, p, 'parameters'))
     .map(
       (p) =>
-        `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${escapeHtml(p.in)}${p.required ? '' : ', optional'}</td><td>${schemaHtml(p.schema)}</td><td>${escapeHtml(p.description ?? '')}</td></tr>`,
+        `<tr><td data-label="Name"><code>${escapeHtml(p.name)}</code></td><td data-label="In">${escapeHtml(p.in)}${p.required ? '' : ', optional'}</td><td data-label="Type">${schemaHtml(p.schema)}</td><td data-label="Meaning">${escapeHtml(p.description ?? '')}</td></tr>`,
     );
   return `<h4>Parameters</h4><table><thead><tr><th>Name</th><th>In</th><th>Type</th><th>Meaning</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
@@ -103,7 +109,7 @@ function responsesHtml(doc: Doc, op: Operation): string {
       ([type, media]) => `<div><code>${escapeHtml(type)}</code> ${schemaHtml(media.schema)}</div>`,
     );
     const headerLine = headers.length ? `<div class="note">Headers: ${headers.join(', ')}</div>` : '';
-    return `<tr><td>${escapeHtml(status)}</td><td>${escapeHtml(response.description)}${headerLine}</td><td>${content.join('')}</td></tr>`;
+    return `<tr><td data-label="Status">${escapeHtml(status)}</td><td data-label="Meaning">${escapeHtml(response.description)}${headerLine}</td><td data-label="Body">${content.join('')}</td></tr>`;
   });
   return `<h4>Responses</h4><table><thead><tr><th>Status</th><th>Meaning</th><th>Body</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }

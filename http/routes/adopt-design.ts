@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { coreError, invalidRequest } from '../../core/errors.ts';
 import { backToPage, isFormPost, requestAccount } from '../handoff.ts';
 import { seeOther } from '../../web/html.ts';
+import { confirmPath } from '../../web/paths.ts';
 import { rateLimitListener } from '../rate-limit-headers.ts';
 import { readJsonText } from '../read-body.ts';
 import { defineRoute } from '../route.ts';
@@ -19,7 +20,7 @@ export const adoptDesign = defineRoute({
     const session = await requestAccount(c, core);
     if (!session.ok) return form ? seeOther(backToPage(token, session.error.code)) : errorResponse(session.error);
     if (!session.account) {
-      if (form) return seeOther(`/signin?next=${encodeURIComponent(backToPage(token))}`);
+      if (form) return seeOther(await signInThenConfirm(c.req.raw, token));
       return errorResponse(coreError('ACCOUNT_REQUIRED'));
     }
     const submissionNo = form ? await formSubmissionNo(c.req.raw) : await jsonSubmissionNo(c.req.raw);
@@ -35,6 +36,16 @@ export const adoptDesign = defineRoute({
     return json(result.value.created ? 201 : 200, { designId: result.value.designId }, headers);
   },
 });
+
+/**
+ * Sign-in first, then the confirmation page for the version the form was for, which finishes the
+ * approval with one press (a form without a usable number returns to the approval page).
+ */
+async function signInThenConfirm(request: Request, token: string): Promise<string> {
+  const submissionNo = await formSubmissionNo(request);
+  const next = submissionNo.ok ? confirmPath(token, submissionNo.value) : backToPage(token);
+  return `/signin?next=${encodeURIComponent(next)}`;
+}
 
 async function formSubmissionNo(request: Request) {
   const form = await request.formData().catch(() => undefined);

@@ -1,16 +1,20 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { serve, type ServerType } from '@hono/node-server';
-import type { Hono } from 'hono';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DAY } from '../../core/clock.ts';
 import { he } from '../../web/strings.ts';
+import {
+  browserTitle,
+  checkAndShoot,
+  checkBothSizes,
+  DESKTOP,
+  hasChromium,
+  launchChromium,
+  PHONE,
+  startBrowserSite,
+  type BrowserSite,
+} from '../helpers/browser.ts';
 import { openJob, uploadPng } from '../helpers/flows.ts';
 import { makePng } from '../helpers/png.ts';
-import { removeDir, startService, type TestService } from '../helpers/service.ts';
 
 /** The request without its `Sec-Fetch-*` headers (Chromium adds them after any interception). */
 function withoutFetchMetadata(request: Request): Request {
@@ -19,34 +23,17 @@ function withoutFetchMetadata(request: Request): Request {
   return new Request(request, { headers });
 }
 
-/** The Debian package `chromium`; playwright-core drives it and never downloads a browser. */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-];
-const ARTIFACTS = join(import.meta.dirname, '..', 'artifacts');
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 800 };
 const roomy = { limits: { globalSubmissionsPerMinute: 1000, submissionsPerHourPerIp: 1000, jobsPerHourPerIp: 1000 } };
+const PASSWORD = 'correct horse battery';
 
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) {
-  console.warn(`Browser tests SKIPPED: ${CHROMIUM} is missing. Install it with: apt-get install -y chromium`);
-}
-const title = hasChromium
-  ? 'the people’s pages in a real Chromium'
-  : `the people’s pages in a real Chromium (SKIPPED: ${CHROMIUM} is missing; apt-get install -y chromium)`;
-
-describe.skipIf(!hasChromium)(title, () => {
+/**
+ * The pages' plumbing in a real Chromium: right to left, the keyboard, the forms' own Origin and
+ * the session cookie, the cutting-file download, older browsers without Sec-Fetch-Site, and the
+ * 404 page. (test/web/approval-browser.test.ts follows a person through the pages themselves.)
+ */
+describe.skipIf(!hasChromium)(browserTitle('the people’s pages in a real Chromium'), () => {
   let browser: Browser;
-  let server: ServerType;
-  let site: string;
-  let service: TestService;
+  let web: BrowserSite;
   let context: BrowserContext;
   let page: Page;
   let consoleErrors: string[];
@@ -57,106 +44,85 @@ describe.skipIf(!hasChromium)(title, () => {
   let seed = 1;
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
   });
 
   beforeEach(async () => {
-    // Listen first, then build the service with that origin as its site URL: the approval
-    // links it hands out and the pages' own origin checks then match the real port.
-    const late: { app?: Hono } = {};
     posts = [];
     asOlderBrowser = false;
-    const fetch = (received: Request, env: unknown) => {
+    web = await startBrowserSite({ config: roomy }, (received) => {
       const request = asOlderBrowser ? withoutFetchMetadata(received) : received;
       if (request.method === 'POST') posts.push({ path: new URL(request.url).pathname, headers: request.headers });
-      return late.app!.fetch(request, env);
-    };
-    server = serve({ fetch, port: 0, hostname: '127.0.0.1' });
-    if (!server.listening) await once(server, 'listening');
-    site = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    service = await startService({ config: roomy, siteUrl: site });
-    late.app = service.app;
+      return request;
+    });
     context = await browser.newContext({ viewport: DESKTOP, locale: 'he-IL', acceptDownloads: true });
     page = await context.newPage();
     consoleErrors = [];
-    // A CSP violation or a failed load shows up as a console error.
     page.on('console', (message) => {
       if (message.type() === 'error') consoleErrors.push(message.text());
     });
   });
   afterEach(async () => {
     await context?.close();
-    await new Promise((resolve) => server.close(resolve));
-    await service.close();
-    removeDir(service.dir);
+    await web.close();
   });
 
   /** A job whose upload the scripted pipeline made ready; its approval URL points at this server. */
-  async function readyJob(): Promise<{ url: string; token: string }> {
-    const job = await openJob(service);
-    const response = await uploadPng(service, job, makePng({ width: 300, height: 300, seed: seed++ }));
+  async function readyJob(): Promise<string> {
+    const job = await openJob(web.service);
+    const response = await uploadPng(web.service, job, makePng({ width: 300, height: 300, seed: seed++ }));
     expect(response.status).toBe(200);
     const { submission }: any = await response.json();
     const url: string = submission.approval.url;
-    expect(url.startsWith(`${site}/a/`)).toBe(true);
-    return { url, token: url.split('/a/')[1]! };
+    expect(url.startsWith(`${web.site}/a/`)).toBe(true);
+    return url;
   }
 
   const heading = () => page.locator('h1').innerText();
 
-  async function screenshot(name: string, viewport: { width: number; height: number }): Promise<void> {
-    await page.setViewportSize(viewport);
-    // Nothing may stick out sideways on a phone.
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `${name}: horizontal overflow`).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+  /** Presses Tab until the element matching `selector` has focus; fails after `limit` presses. */
+  async function tabTo(selector: string, limit = 60): Promise<void> {
+    for (let i = 0; i < limit; i++) {
+      await page.keyboard.press('Tab');
+      if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
+    }
+    throw new Error(`Tab never reached ${selector}`);
   }
 
-  it('approve: Hebrew RTL page, sign up on the way, land on the design and download the cutting file', async () => {
-    const { url } = await readyJob();
-    const response = await page.goto(url);
-    expect(response?.status()).toBe(200);
+  it('approve by keyboard alone: RTL page, the confirmation, sign-in, the design and its cutting file', async () => {
+    await web.service.core.signUp({ email: 'person@example.com', password: PASSWORD, clientAddress: '127.0.0.1' });
+    const url = await readyJob();
+    expect((await page.goto(url))?.status()).toBe(200);
     expect(await page.getAttribute('html', 'lang')).toBe('he');
     expect(await page.getAttribute('html', 'dir')).toBe('rtl');
     expect(await page.evaluate(() => getComputedStyle(document.body).direction)).toBe('rtl');
     expect(await heading()).toBe(he.approval.pendingHeading);
-    const text = await page.locator('main').innerText();
-    for (const expected of ['צמיד', 'מ״מ', '₪', he.price.total, he.approval.decisionHeading]) {
-      expect(text).toContain(expected);
-    }
-    const preview = page.locator('.preview-frame img');
-    expect(await preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     expect(await page.locator('svg').count()).toBe(0);
 
-    // Keyboard: the first Tab reaches the skip link, which shows a focus ring.
+    // The first Tab reaches the skip link, which shows a focus ring.
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.className)).toBe('skip');
     expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).toBe('solid');
-    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
 
-    await screenshot('approval-phone', PHONE);
-    await screenshot('approval-desktop', DESKTOP);
-
-    await page.getByRole('button', { name: he.approval.approve }).click();
+    await tabTo('#decision a.btn-primary');
+    await page.keyboard.press('Enter');
+    await page.waitForURL((u) => u.pathname.endsWith('/approve'));
+    await tabTo(`a[href^="/signin"]:not(header a)`);
+    await page.keyboard.press('Enter');
     await page.waitForURL((u) => u.pathname === '/signin');
-    expect(await heading()).toBe(he.signIn.title);
-    await page.getByRole('link', { name: he.signIn.toSignUp }).click();
-    await page.waitForURL((u) => u.pathname === '/signup');
     await page.getByLabel(he.form.email).fill('person@example.com');
-    await page.getByLabel(he.form.password).fill('correct horse battery');
-    await screenshot('signup-phone', PHONE);
-    await page.getByRole('button', { name: he.signUp.submit }).click();
-    await page.waitForURL(url);
+    await page.getByLabel(he.form.password).fill(PASSWORD);
+    await page.keyboard.press('Enter');
+    await page.waitForURL((u) => u.pathname.endsWith('/approve'));
 
     const [cookie] = (await context.cookies()).filter((c) => c.name === 'jds');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/', secure: false });
-    expect(await page.locator('header').innerText()).toContain('person@example.com');
 
-    await page.getByRole('button', { name: he.approval.approve }).click();
+    await tabTo('button.btn-primary');
+    await page.keyboard.press('Enter');
     await page.waitForURL((u) => u.pathname.startsWith('/designs/') || u.pathname === '/signin');
     const designPath = new URL(page.url()).pathname;
     expect(
@@ -164,9 +130,8 @@ describe.skipIf(!hasChromium)(title, () => {
       'approve sent a signed-in person back to sign-in: the adopt route refused the page’s own form post ' +
         '(Chromium sends Origin: null with Sec-Fetch-Site: same-origin under Referrer-Policy: no-referrer)',
     ).toMatch(/^\/designs\//);
-    expect(await heading()).toBe(he.design.heading('צמיד'));
-    await screenshot('design-phone', PHONE);
-    await screenshot('design-desktop', DESKTOP);
+    const [adopt] = posts.filter((p) => p.path.endsWith('/adopt'));
+    expect(adopt?.headers.get('sec-fetch-site')).toBe('same-origin');
 
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -177,49 +142,44 @@ describe.skipIf(!hasChromium)(title, () => {
     await page.goto(url);
     expect(await heading()).toBe(he.approval.approvedHeading);
     expect(await page.getByRole('link', { name: he.approval.toYourDesign }).getAttribute('href')).toBe(designPath);
-    expect(await page.getByRole('button', { name: he.approval.approve }).count()).toBe(0);
-    await screenshot('approved-phone', PHONE);
+    expect(await page.locator('main form').count()).toBe(0);
     expect(consoleErrors).toEqual([]);
   });
 
   it('decline: the page comes back in the declined state, without buttons', async () => {
-    const { url } = await readyJob();
+    const url = await readyJob();
     await page.goto(url);
-    await page.getByRole('button', { name: he.approval.decline }).click();
+    await page.locator('#decline button[type="submit"]').click();
     await page.waitForURL(url);
     expect(await heading()).toBe(he.approval.declinedHeading);
     expect(await page.locator('main').innerText()).toContain(he.approval.declinedBody);
     expect(await page.locator('main button').count()).toBe(0);
-    await screenshot('declined-phone', PHONE);
+    await checkBothSizes(page, 'declined');
     expect(consoleErrors).toEqual([]);
   });
 
   it('sign-in: the form posts with the site’s own Origin, so a browser without Sec-Fetch-Site is let in too', async () => {
-    await service.core.signUp({
-      email: 'person@example.com',
-      password: 'correct horse battery',
-      clientAddress: '127.0.0.1',
-    });
+    await web.service.core.signUp({ email: 'person@example.com', password: PASSWORD, clientAddress: '127.0.0.1' });
     asOlderBrowser = true;
-    await page.goto(`${site}/signin?next=/`);
+    await page.goto(`${web.site}/signin?next=/`);
     await page.getByLabel(he.form.email).fill('person@example.com');
-    await page.getByLabel(he.form.password).fill('correct horse battery');
+    await page.getByLabel(he.form.password).fill(PASSWORD);
     await page.getByRole('button', { name: he.signIn.submit }).click();
-    await page.waitForURL(`${site}/`);
+    await page.waitForURL(`${web.site}/`);
     const [post] = posts.filter((p) => p.path === '/signin');
-    expect(post?.headers.get('origin')).toBe(site);
+    expect(post?.headers.get('origin')).toBe(web.site);
     expect(post?.headers.get('sec-fetch-site')).toBeNull();
     expect(await page.locator('header').innerText()).toContain('person@example.com');
     expect(consoleErrors).toEqual([]);
   });
 
   it('an expired link shows the site 404 page', async () => {
-    const { url } = await readyJob();
-    service.clock.advance(8 * DAY);
+    const url = await readyJob();
+    web.service.clock.advance(8 * DAY);
     const response = await page.goto(url);
     expect(response?.status()).toBe(404);
     expect(await page.getAttribute('html', 'dir')).toBe('rtl');
     expect(await heading()).toBe(he.notFound.title);
-    await screenshot('not-found-phone', PHONE);
+    await checkAndShoot(page, 'expired-link-phone', PHONE);
   });
 });

@@ -1,53 +1,40 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { serve, type ServerType } from '@hono/node-server';
-import type { Hono } from 'hono';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { he } from '../../web/strings.ts';
 import { severalChangesPng, SEVERAL_CHANGES_JOB } from '../fixtures/pipeline/several-changes.ts';
+import {
+  ARTIFACTS,
+  browserTitle,
+  checkAndShoot,
+  DESKTOP,
+  hasChromium,
+  launchChromium,
+  PHONE,
+  startBrowserSite,
+  type BrowserSite,
+} from '../helpers/browser.ts';
 import { bearer, openJob, roomyRateLimits, uploadPng } from '../helpers/flows.ts';
-import { removeDir, startService, type TestService } from '../helpers/service.ts';
 
 /**
  * The approval page of a design the engine repaired, in a real Chromium: the changes picture
  * loads below the preview, one Hebrew line per change, right to left, on a phone and a desktop.
  * The screenshots and both example pictures (docs/examples/) are written to test/artifacts/.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'];
-const ARTIFACTS = join(import.meta.dirname, '..', 'artifacts');
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 800 };
-
-const hasChromium = existsSync(CHROMIUM);
-const title = hasChromium
-  ? 'what the engine changed, on the approval page in a real Chromium'
-  : `what the engine changed, on the approval page (SKIPPED: ${CHROMIUM} is missing; apt-get install -y chromium)`;
-
-describe.skipIf(!hasChromium)(title, () => {
+describe.skipIf(!hasChromium)(browserTitle('what the engine changed, on the approval page in a real Chromium'), () => {
   let browser: Browser;
-  let server: ServerType;
-  let service: TestService;
-  let site: string;
+  let web: BrowserSite;
+  let service: BrowserSite['service'];
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    const late: { app?: Hono } = {};
-    server = serve({ fetch: (request, env) => late.app!.fetch(request, env), port: 0, hostname: '127.0.0.1' });
-    if (!server.listening) await once(server, 'listening');
-    site = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    service = await startService({ config: { limits: roomyRateLimits }, siteUrl: site, realPipeline: true });
-    late.app = service.app;
+    browser = await launchChromium();
+    web = await startBrowserSite({ config: { limits: roomyRateLimits }, realPipeline: true });
+    service = web.service;
   });
   afterAll(async () => {
     await browser?.close();
-    await new Promise((resolve) => server.close(resolve));
-    await service.close();
-    removeDir(service.dir);
+    await web?.close();
   });
 
   const { productType, lengthMm, widthMm } = SEVERAL_CHANGES_JOB;
@@ -90,12 +77,9 @@ describe.skipIf(!hasChromium)(title, () => {
       ['changes-phone', PHONE],
       ['changes-desktop', DESKTOP],
     ] as const) {
-      await page.setViewportSize(viewport);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, `${name}: horizontal overflow`).toBeLessThanOrEqual(0);
+      await checkAndShoot(page, name, viewport);
       const fits = await picture.boundingBox();
       expect(fits!.width).toBeLessThanOrEqual(viewport.width);
-      await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
     }
     expect(consoleErrors).toEqual([]);
     await context.close();

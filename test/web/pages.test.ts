@@ -11,14 +11,13 @@ import { renderApprovalPage } from '../../web/pages/approval.ts';
 import { renderDesignPage } from '../../web/pages/design.ts';
 import { safeNext } from '../../web/request.ts';
 import { he } from '../../web/strings.ts';
-import { bearer, braceletBody, jsonInit, openJob, uploadPng, type OpenedJob } from '../helpers/flows.ts';
-import { makePng } from '../helpers/png.ts';
+import { bearer, braceletBody, jsonInit, uploadPng } from '../helpers/flows.ts';
+import { PASSWORD, sessionFrom, siteClient } from '../helpers/site.ts';
 import { removeDir, SITE, startService, type TestService } from '../helpers/service.ts';
 
 const roomy = { limits: { globalSubmissionsPerMinute: 1000, submissionsPerHourPerIp: 1000, jobsPerHourPerIp: 1000 } };
-const PASSWORD = 'correct horse battery';
-const FORM = 'application/x-www-form-urlencoded';
 const HOSTILE = '<script>alert(1)</script>';
+const FORM = 'application/x-www-form-urlencoded';
 
 /** Markup that must never reach a page unescaped. */
 function expectNoInjectedMarkup(html: string): void {
@@ -72,7 +71,8 @@ function approvalView(overrides: Partial<ApprovalView> = {}): ApprovalView {
     price,
     previewSvg: `<svg xmlns="http://www.w3.org/2000/svg" role="img" viewBox="0 0 10 2"><script>alert(1)</script><path d="M0 0H10V2H0Z"/></svg>`,
     expiresAt: Date.UTC(2026, 10, 29, 12, 0, 0),
-    wear: { sizeInput: { lengthMm: 155 }, gapMm: 25, thicknessMm: 1.5 },
+    wear: { sizeInput: { wristMm: 160 }, gapMm: 25, thicknessMm: 1.5 },
+    worn: { product: 'bracelet', wristMm: 160, fit: 'comfort', gapMm: 25, fromLength: false },
     notes: [],
     changesPicture: false,
     ...overrides,
@@ -100,8 +100,9 @@ describe('page rendering (hand-made views)', () => {
     expect(html).toContain(formatPrice(350, 'ILS'));
     expect(formatPrice(350, 'ILS')).toMatch(/350.*₪/);
     expect(html).toContain('מספר 3');
-    expect(html).toContain('<form method="post" action="/api/agent/v1/handoff/abcDEF234xyz/adopt">');
-    expect(html).toContain('<input type="hidden" name="submissionNo" value="3">');
+    // Approve goes to the one confirmation, for the version on the page; it is never a post from here.
+    expect(html).toContain('href="/a/abcDEF234xyz/approve?n=3"');
+    expect(html).not.toContain('/adopt"');
     expect(html).toContain('<form class="decline-form" method="post" action="/a/abcDEF234xyz/decline">');
     expect(html).toContain(he.approval.approveNeedsAccount);
     expect(html).toContain('href="/signin?next=%2Fa%2FabcDEF234xyz"');
@@ -190,6 +191,7 @@ describe('page rendering (hand-made views)', () => {
       previewSvg: '<svg xmlns="http://www.w3.org/2000/svg"/>',
       cutoutsSvg: '<svg/>',
       wear: { sizeInput: { usRingSize: 7 }, gapMm: 0, thicknessMm: 1.5 },
+      worn: { product: 'ring', usRingSize: 7, innerDiameterMm: 17.3, fromLength: false },
       createdAt: Date.UTC(2026, 10, 22, 12, 0, 0),
     };
     const html = renderDesignPage({ design, viewer, thicknessMm: 1.5 });
@@ -221,7 +223,6 @@ describe('page rendering (hand-made views)', () => {
 
 describe('pages through the app', () => {
   let service: TestService;
-  let seed = 1;
 
   beforeEach(async () => {
     service = await startService({ config: roomy });
@@ -231,39 +232,14 @@ describe('pages through the app', () => {
     removeDir(service.dir);
   });
 
-  const png = () => makePng({ width: 300, height: 300, seed: seed++ });
-
-  async function readyJob(body: unknown = braceletBody): Promise<OpenedJob & { token: string; submission: any }> {
-    const job = await openJob(service, body);
-    const response = await uploadPng(service, job, png());
-    expect(response.status).toBe(200);
-    const { submission }: any = await response.json();
-    return { ...job, token: submission.approval.url.split('/a/')[1], submission };
-  }
-
-  const get = (path: string, session?: string, headers: Record<string, string> = {}) =>
-    service.fetch(path, { headers: { ...(session ? { cookie: `jds=${session}` } : {}), ...headers } });
-
-  const postForm = (path: string, fields: Record<string, string>, session?: string, headers = {}) =>
-    service.fetch(path, {
-      method: 'POST',
-      headers: { 'content-type': FORM, origin: SITE, ...(session ? { cookie: `jds=${session}` } : {}), ...headers },
-      body: new URLSearchParams(fields).toString(),
-    });
-
-  /** The session token from a response's Set-Cookie. */
-  function sessionFrom(response: Response): string {
-    const cookie = response.headers.get('set-cookie') ?? '';
-    const match = /^jds=([^;]+);/.exec(cookie);
-    expect(match, cookie).not.toBeNull();
-    return match![1]!;
-  }
-
-  async function signUp(email = 'person@example.com'): Promise<string> {
-    const response = await postForm('/signup', { email, password: PASSWORD });
-    expect(response.status).toBe(303);
-    return sessionFrom(response);
-  }
+  let png: () => Uint8Array;
+  let get: ReturnType<typeof siteClient>['get'];
+  let postForm: ReturnType<typeof siteClient>['postForm'];
+  let signUp: ReturnType<typeof siteClient>['signUp'];
+  let readyJob: ReturnType<typeof siteClient>['readyJob'];
+  beforeEach(() => {
+    ({ png, get, postForm, signUp, readyJob } = siteClient(service));
+  });
 
   const notFoundHtml = async () => (await get('/no-such-page')).text();
 
@@ -298,8 +274,7 @@ describe('pages through the app', () => {
     expect(html).toContain(he.approval.pendingHeading);
     expect(html).toContain('צמיד');
     expect(html).toContain(formatPrice(job.submission.price.total, 'ILS'));
-    expect(html).toContain(`<input type="hidden" name="submissionNo" value="1">`);
-    expect(html).toContain(`action="/api/agent/v1/handoff/${job.token}/adopt"`);
+    expect(html).toContain(`href="/a/${job.token}/approve?n=1"`);
     expect(html).toContain(`action="/a/${job.token}/decline"`);
     const stored = await service.api(`/jobs/${job.id}/submissions/1/preview.svg`, { headers: bearer(job.secret) });
     expect(previewOf(html)).toBe(await stored.text());
@@ -360,26 +335,26 @@ describe('pages through the app', () => {
     const anonymous = await postForm(`/api/agent/v1/handoff/${job.token}/adopt`, { submissionNo: '1' });
     expect(anonymous.status).toBe(303);
     const signInPath = anonymous.headers.get('location')!;
-    expect(signInPath).toBe(`/signin?next=${encodeURIComponent(`/a/${job.token}`)}`);
+    const confirm = `/a/${job.token}/approve?n=1`;
+    expect(signInPath).toBe(`/signin?next=${encodeURIComponent(confirm)}`);
 
     const signInPage = await get(signInPath);
     expect(signInPage.status).toBe(200);
     const signInHtml = await signInPage.text();
-    expect(signInHtml).toContain(`<input type="hidden" name="next" value="/a/${job.token}">`);
-    expect(signInHtml).toContain(`href="/signup?next=${encodeURIComponent(`/a/${job.token}`)}"`);
+    expect(signInHtml).toContain(he.accountFor.approval);
+    expect(signInHtml).toContain(`<input type="hidden" name="next" value="${confirm.replace('&', '&amp;')}">`);
+    expect(signInHtml).toContain(`href="/signup?next=${encodeURIComponent(confirm)}"`);
 
-    const signedUp = await postForm('/signup', {
-      email: 'Person@Example.com',
-      password: PASSWORD,
-      next: `/a/${job.token}`,
-    });
+    const signedUp = await postForm('/signup', { email: 'Person@Example.com', password: PASSWORD, next: confirm });
     expect(signedUp.status).toBe(303);
-    expect(signedUp.headers.get('location')).toBe(`/a/${job.token}`);
+    expect(signedUp.headers.get('location')).toBe(confirm);
     const session = sessionFrom(signedUp);
 
-    const pageSignedIn = await (await get(`/a/${job.token}`, session)).text();
+    const pageSignedIn = await (await get(confirm, session)).text();
     expect(pageSignedIn).toContain('person@example.com');
     expect(pageSignedIn).toContain('action="/signout"');
+    expect(pageSignedIn).toContain(`action="/api/agent/v1/handoff/${job.token}/adopt"`);
+    expect(pageSignedIn).toContain('<input type="hidden" name="submissionNo" value="1">');
 
     const adopted = await postForm(`/api/agent/v1/handoff/${job.token}/adopt`, { submissionNo: '1' }, session);
     expect(adopted.status).toBe(303);
@@ -456,7 +431,7 @@ describe('pages through the app', () => {
     expect(adopted.headers.get('location')).toBe(`/a/${job.token}?e=SUBMISSION_SUPERSEDED`);
     const html = await (await get(adopted.headers.get('location')!, session)).text();
     expect(html).toContain(he.approval.errors.SUBMISSION_SUPERSEDED);
-    expect(html).toContain('<input type="hidden" name="submissionNo" value="2">');
+    expect(html).toContain(`href="/a/${job.token}/approve?n=2"`);
   });
 
   it('?e= never reflects its value', async () => {

@@ -1,14 +1,15 @@
 import type { Context } from 'hono';
 import type { ApprovalView } from '../../core/handoff/types.ts';
-import { API_BASE_PATH } from '../../core/urls.ts';
 import type { Web } from '../context.ts';
-import { formatDateTime } from '../format.ts';
+import { formatDateTime, formatPrice } from '../format.ts';
 import { pieceSections } from '../fragments.ts';
 import { escapeHtml, htmlResponse, page, type Viewer } from '../html.ts';
+import { nextStepsSection } from '../next-steps.ts';
 import { readSession } from '../session.ts';
 import { he, type ApprovalErrorCode } from '../strings.ts';
 import { changesSection } from './approval-changes.ts';
 import { declinedReasonLine, declineForm } from './decline-form.ts';
+import { approvalPath, confirmPath } from '../paths.ts';
 import { notFoundPage } from './not-found.ts';
 import { unavailablePage } from './unavailable.ts';
 
@@ -33,6 +34,37 @@ export function approvalErrorText(code: string, declineReasonMaxChars: number): 
 const notice = (text: string, kind: 'error' | 'success'): string =>
   `<div class="notice ${kind}"${kind === 'error' ? ' role="alert"' : ''}><p>${text}</p></div>`;
 
+/**
+ * The decision while the link waits for one: approve leads to the one confirmation
+ * (`/a/{token}/approve`), decline is a form here. Also the bar that keeps both within reach.
+ */
+function decisionSection(view: ApprovalView, viewer: Viewer, expiresText: string, declineFormHtml: string): string {
+  const who = viewer
+    ? `${escapeHtml(he.approval.approveAs)} <bdi>${escapeHtml(viewer.email)}</bdi>.`
+    : escapeHtml(he.approval.approveNeedsAccount);
+  return `<section class="card" id="decision" aria-labelledby="decision-heading">
+<h2 id="decision-heading">${escapeHtml(he.approval.decisionHeading)}</h2>
+<p>${escapeHtml(he.approval.approveHelp)}</p>
+<p class="hint">${who}</p>
+<p><a class="btn btn-primary" href="${escapeHtml(confirmPath(view.token, view.submissionNo))}">${escapeHtml(he.approval.approve)}</a></p>
+<div id="decline">
+<p class="hint">${escapeHtml(he.approval.declineHelp)}</p>
+${declineFormHtml}
+</div>
+<p class="hint after">${expiresText}</p>
+</section>`;
+}
+
+/** Stays at the bottom of the screen while the page scrolls: the total, approve, and the way to decline. */
+function decisionBar(view: ApprovalView): string {
+  const total = formatPrice(view.price.total, view.price.currency);
+  return `<nav class="decision-bar" aria-label="${escapeHtml(he.decisionBar.label)}">
+<p class="bar-total">${escapeHtml(he.decisionBar.total(total))}</p>
+<a class="btn btn-primary" href="${escapeHtml(confirmPath(view.token, view.submissionNo))}">${escapeHtml(he.approval.approve)}</a>
+<a class="btn btn-secondary" href="#decline">${escapeHtml(he.decisionBar.toDecline)}</a>
+</nav>`;
+}
+
 /** The approval page `/a/{token}`: the piece, its price, and what the person can do in its state. */
 export function renderApprovalPage({
   view,
@@ -50,6 +82,7 @@ export function renderApprovalPage({
       previewSvg: view.previewSvg,
       thicknessMm,
       submissionNo: view.submissionNo,
+      worn: view.worn,
     },
     changesSection(view),
   );
@@ -61,7 +94,8 @@ export function renderApprovalPage({
     const mine = viewer && view.approvedBy?.accountId === viewer.accountId ? view.approvedBy : undefined;
     const outcome = mine
       ? `${notice(escapeHtml(he.approval.approvedByYou), 'success')}
-<p><a class="btn btn-primary" href="/designs/${escapeHtml(encodeURIComponent(mine.designId))}">${escapeHtml(he.approval.toYourDesign)}</a></p>`
+<p><a class="btn btn-primary" href="/designs/${escapeHtml(encodeURIComponent(mine.designId))}">${escapeHtml(he.approval.toYourDesign)}</a></p>
+${nextStepsSection(view.price)}`
       : `<p class="lead">${escapeHtml(he.approval.approvedBySomeone)}</p>`;
     body = `<h1>${escapeHtml(he.approval.approvedHeading)}</h1>
 ${error}
@@ -75,34 +109,18 @@ ${declinedReasonLine(view)}
 ${facts}
 <p class="hint after">${expiresText}</p>`;
   } else {
-    const handoff = `${API_BASE_PATH}/handoff/${encodeURIComponent(view.token)}`;
-    const who = viewer
-      ? `${escapeHtml(he.approval.approveAs)} <bdi>${escapeHtml(viewer.email)}</bdi>.`
-      : escapeHtml(he.approval.approveNeedsAccount);
     body = `<h1>${escapeHtml(he.approval.pendingHeading)}</h1>
 <p class="lead">${escapeHtml(he.approval.pendingIntro(product))}</p>
 ${error}
 ${facts}
-<section class="card" aria-labelledby="decision-heading">
-<h2 id="decision-heading">${escapeHtml(he.approval.decisionHeading)}</h2>
-<p>${escapeHtml(he.approval.approveHelp)}</p>
-<p class="hint">${who}</p>
-<div class="actions">
-<form method="post" action="${escapeHtml(`${handoff}/adopt`)}">
-<input type="hidden" name="submissionNo" value="${escapeHtml(view.submissionNo)}">
-<button type="submit" class="btn btn-primary">${escapeHtml(he.approval.approve)}</button>
-</form>
-${declineForm(view, declineReasonMaxChars, errorCode)}
-</div>
-<p class="hint">${escapeHtml(he.approval.declineHelp)}</p>
-<p class="hint">${expiresText}</p>
-</section>`;
+${decisionSection(view, viewer, expiresText, declineForm(view, declineReasonMaxChars, errorCode))}
+${decisionBar(view)}`;
   }
 
   return page({
     title: he.approval.title,
     viewer,
-    here: `/a/${encodeURIComponent(view.token)}`,
+    here: approvalPath(view.token),
     noindex: true,
     body,
   });

@@ -5,6 +5,7 @@ import { formatDateTime } from '../format.ts';
 import { pieceSections } from '../fragments.ts';
 import { escapeHtml, htmlResponse, page, seeOther, type Viewer } from '../html.ts';
 import { readSession } from '../session.ts';
+import { nextStepsSection } from '../next-steps.ts';
 import { he } from '../strings.ts';
 import { notFoundPage } from './not-found.ts';
 import { unavailablePage } from './unavailable.ts';
@@ -27,11 +28,12 @@ export function renderDesignPage({ design, viewer, thicknessMm }: DesignPageInpu
     noindex: true,
     body: `<h1>${escapeHtml(he.design.heading(he.products[design.productType]))}</h1>
 <p class="lead">${escapeHtml(he.design.saved)} ${escapeHtml(he.design.created(formatDateTime(design.createdAt)))}</p>
-${pieceSections({ productType: design.productType, geometry: design.geometry, price: design.price, previewSvg: design.previewSvg, thicknessMm })}
+${nextStepsSection(design.price)}
+${pieceSections({ productType: design.productType, geometry: design.geometry, price: design.price, previewSvg: design.previewSvg, thicknessMm, worn: design.worn })}
 <section class="card" aria-labelledby="file-heading">
 <h2 id="file-heading">${escapeHtml(he.design.fileHeading)}</h2>
 <p>${escapeHtml(he.design.fileBody)}</p>
-<p><a class="btn btn-primary" href="${escapeHtml(`${path}/cutouts.svg`)}" download>${escapeHtml(he.design.download)}</a></p>
+<p><a class="btn btn-secondary" href="${escapeHtml(`${path}/cutouts.svg`)}" download>${escapeHtml(he.design.download)}</a></p>
 </section>`,
   });
 }

@@ -1,0 +1,171 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { he } from '../../web/strings.ts';
+import { designFixture } from '../fixtures/pipeline/designs.ts';
+import {
+  browserTitle,
+  checkAndShoot,
+  checkBothSizes,
+  expectAccessible,
+  hasChromium,
+  launchChromium,
+  PHONE,
+  startBrowserSite,
+  type BrowserSite,
+} from '../helpers/browser.ts';
+import { openJob, roomyRateLimits, uploadPng } from '../helpers/flows.ts';
+import { stripWithHoles } from '../helpers/strip-drawing.ts';
+
+/**
+ * What a person sees on the approval page and after it, in a real Chromium at a phone's and a
+ * desktop's size: real drawings through the real pipeline, axe-core on every page, screenshots in
+ * test/artifacts/ to look at.
+ */
+describe.skipIf(!hasChromium)(browserTitle('the approval journey in a real Chromium'), () => {
+  let browser: Browser;
+  let web: BrowserSite;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    web = await startBrowserSite({ config: { limits: roomyRateLimits }, realPipeline: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await web?.close();
+  });
+
+  /** A fresh phone-sized page; `expected` console errors (the 404 page's own status) are let through. */
+  async function withPage(
+    run: (page: Page, context: BrowserContext) => Promise<void>,
+    expected: RegExp[] = [],
+  ): Promise<void> {
+    const context = await browser.newContext({ viewport: PHONE, locale: 'he-IL' });
+    const page = await context.newPage();
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => {
+      const text = message.text();
+      if (message.type() === 'error' && !expected.some((e) => e.test(text))) consoleErrors.push(text);
+    });
+    try {
+      await run(page, context);
+      expect(consoleErrors, 'console errors (a CSP violation or a failed load shows up here)').toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }
+
+  /** The hearts bracelet (155 x 20 mm, from a wrist size): ready through the real pipeline. */
+  async function braceletLink(): Promise<string> {
+    const fixture = designFixture('hearts');
+    const job = await openJob(web.service, { productType: 'bracelet', size: { wristMm: 160 }, widthMm: 20 });
+    const response = await uploadPng(web.service, job, await fixture.png());
+    const body: any = await response.json();
+    expect(response.status, JSON.stringify(body.submission?.validation?.errors)).toBe(200);
+    return body.submission.approval.url;
+  }
+
+  async function ringLink(): Promise<string> {
+    const job = await openJob(web.service, { productType: 'ring', size: { usRingSize: 7 }, widthMm: 8 });
+    const response = await uploadPng(web.service, job, await stripWithHoles(job.body.job.drawing, 9));
+    const body: any = await response.json();
+    expect(response.status, JSON.stringify(body.submission?.validation?.errors)).toBe(200);
+    return body.submission.approval.url;
+  }
+
+  it('on a phone the decision stays on screen while the page scrolls, and the size is in wrist terms', async () => {
+    const url = await braceletLink();
+    await withPage(async (page) => {
+      expect((await page.goto(url))?.status()).toBe(200);
+      const bar = page.getByRole('navigation', { name: he.decisionBar.label });
+      const approve = bar.getByRole('link', { name: he.approval.approve });
+      for (const where of ['top', 'middle', 'bottom'] as const) {
+        await page.evaluate((w) => {
+          const end = document.documentElement.scrollHeight - window.innerHeight;
+          window.scrollTo(0, w === 'top' ? 0 : w === 'middle' ? end / 2 : end);
+        }, where);
+        const box = await approve.boundingBox();
+        expect(box, `approve in the bar at the ${where}`).not.toBeNull();
+        expect(box!.y, `approve at the ${where}`).toBeGreaterThanOrEqual(0);
+        expect(box!.y + box!.height, `approve at the ${where}`).toBeLessThanOrEqual(PHONE.height);
+      }
+      const main = await page.locator('main').innerText();
+      expect(main).toContain(he.size.wrist('160', he.size.fit.comfort));
+      expect(main).toContain(he.size.cuff('25'));
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: 'test/artifacts/approval-phone-first-screen.png' });
+      await checkBothSizes(page, 'approval');
+    });
+  });
+
+  it('a ring reads its US size and is closed', async () => {
+    const url = await ringLink();
+    await withPage(async (page) => {
+      await page.goto(url);
+      const main = await page.locator('main').innerText();
+      expect(main).toContain(he.size.ring('7', '17.3'));
+      expect(main).toContain(he.size.closedRing);
+      await checkBothSizes(page, 'approval-ring');
+    });
+  });
+
+  it('approve while signed out: one confirmation, sign-up on the way, back to finish with one press, then what happens next', async () => {
+    const url = await braceletLink();
+    await withPage(async (page) => {
+      await page.goto(url);
+      await page
+        .getByRole('navigation', { name: he.decisionBar.label })
+        .getByRole('link', { name: he.approval.approve })
+        .click();
+      await page.waitForURL((u) => u.pathname.endsWith('/approve'));
+      expect(await page.locator('h1').innerText()).toBe(he.confirm.heading);
+      await checkBothSizes(page, 'confirm-signed-out');
+
+      await page.getByRole('link', { name: he.confirm.signUp }).click();
+      await page.waitForURL((u) => u.pathname === '/signup');
+      expect(await page.locator('main').innerText()).toContain(he.accountFor.approval);
+      await checkBothSizes(page, 'signup-for-approval');
+      await page.getByLabel(he.form.email).fill('person@example.com');
+      await page.getByLabel(he.form.password).fill('correct horse battery');
+      await page.getByRole('button', { name: he.signUp.submit }).click();
+
+      await page.waitForURL((u) => u.pathname.endsWith('/approve'));
+      expect(await page.locator('header').innerText()).toContain('person@example.com');
+      await checkBothSizes(page, 'confirm-signed-in');
+      await page.getByRole('button', { name: he.confirm.yes }).click();
+
+      await page.waitForURL((u) => u.pathname.startsWith('/designs/'));
+      expect(await page.locator('h1').innerText()).toBe(he.design.heading(he.products.bracelet));
+      expect(await page.locator('main').innerText()).toContain(he.nextSteps.heading);
+      await checkBothSizes(page, 'design');
+
+      await page.goto(url);
+      expect(await page.locator('h1').innerText()).toBe(he.approval.approvedHeading);
+      await checkBothSizes(page, 'approved');
+
+      await page.getByRole('link', { name: he.siteName }).click();
+      await page.waitForURL((u) => u.pathname === '/');
+      expect(await page.getByRole('heading', { name: he.designs.heading }).count()).toBe(1);
+      expect(await page.locator('.designs li').count()).toBe(1);
+      await checkBothSizes(page, 'home-signed-in');
+    });
+  });
+
+  it('the other pages pass the same audit: home, sign-in, 404, and the API reference on a phone', async () => {
+    await withPage(async (page) => {
+      await page.goto(`${web.site}/`);
+      await checkBothSizes(page, 'home');
+      await page.goto(`${web.site}/signin`);
+      await checkBothSizes(page, 'signin');
+      expect((await page.goto(`${web.site}/docs/api`))?.status()).toBe(200);
+      await checkAndShoot(page, 'docs-api-phone', PHONE);
+      await expectAccessible(page, 'docs-api');
+    });
+    await withPage(
+      async (page) => {
+        expect((await page.goto(`${web.site}/no-such-page`))?.status()).toBe(404);
+        await checkBothSizes(page, 'not-found');
+      },
+      [/status of 404/],
+    );
+  });
+});
