@@ -7,7 +7,7 @@ import { he } from '../strings.ts';
 export const declineFormPath = (token: string): string => `/a/${encodeURIComponent(token)}/decline`;
 
 /** One radio, inside its label so that the whole row is the touch target. */
-function choice(value: string, label: string, checked: boolean): string {
+function choiceRow(value: string, label: string, checked: boolean): string {
   return `<label class="choice"><input type="radio" name="choice" value="${escapeHtml(value)}"${checked ? ' checked' : ''}> ${escapeHtml(label)}</label>`;
 }
 
@@ -24,8 +24,8 @@ export function declineForm(view: Pick<ApprovalView, 'token'>, maxChars: number,
   return `<form class="decline-form" method="post" action="${escapeHtml(declineFormPath(view.token))}">
 <fieldset class="choices">
 <legend>${escapeHtml(words.legend)}</legend>
-${choice('', words.none, true)}
-${declineChoices.map((code) => choice(code, words.choices[code], false)).join('\n')}
+${choiceRow('', words.none, true)}
+${declineChoices.map((code) => choiceRow(code, words.choices[code], false)).join('\n')}
 </fieldset>
 <div class="field">
 <label for="decline-text">${escapeHtml(words.textLabel)}</label>
