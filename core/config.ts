@@ -86,6 +86,11 @@ export const configSchema = z.strictObject({
     signInFailuresPerHourPerEmail: count,
     sessionTtlDays: positive,
     minPasswordLength: z.number().int().min(8),
+    /**
+     * The longest text a person may give with a decline, in characters. At most 1000, so that a
+     * form of that many four-byte characters, percent-encoded, stays inside the forms' 16 KiB limit.
+     */
+    declineReasonMaxChars: z.number().int().min(1).max(1000),
   }),
   /** Streamable HTTP MCP sessions (held in the process); not part of the agent contract. */
   mcp: z.strictObject({
@@ -195,6 +200,7 @@ export const defaultConfig: Config = {
     signInFailuresPerHourPerEmail: 10,
     sessionTtlDays: 30,
     minPasswordLength: 8,
+    declineReasonMaxChars: 500,
   },
   mcp: {
     maxSessions: 1000,

@@ -9,6 +9,7 @@ import { buildCapabilities, type Capabilities } from './capabilities.ts';
 import type { Config } from './config.ts';
 import { sessionAccount, signIn, signOut, signUp, type Credentials } from './handoff/accounts.ts';
 import { adopt, approvalByToken, approvalChangesPicture, decline } from './handoff/approval.ts';
+import type { DeclineReason } from './handoff/decline-reason.ts';
 import { designForAccount, designsOfAccount } from './handoff/designs.ts';
 import type { ApprovalView, DesignSummary, DesignView, SessionAccount, SignedIn } from './handoff/types.ts';
 import type { Job } from './contract/job.ts';
@@ -71,7 +72,11 @@ export interface Core {
     accountId: string,
     onRateLimit?: RateLimitObserver,
   ): Promise<Result<{ designId: string; created: boolean }>>;
-  decline(token: string): Promise<Result<void>>;
+  /**
+   * Declines a ready job; `reason` comes from the approval page's form (`parseDeclineReason`),
+   * `undefined` from the API route, which takes none.
+   */
+  decline(token: string, reason?: DeclineReason | null): Promise<Result<void>>;
   signUp(input: Credentials): Promise<Result<SignedIn>>;
   signIn(input: Credentials): Promise<Result<SignedIn>>;
   signOut(sessionToken: string): Promise<void>;
@@ -119,7 +124,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     approvalByToken: (token) => approvalByToken(deps, token),
     approvalChangesPicture: (token) => approvalChangesPicture(deps, token),
     adopt: (token, submissionNo, accountId, onRateLimit) => adopt(deps, token, submissionNo, accountId, onRateLimit),
-    decline: (token) => decline(deps, token),
+    decline: (token, reason) => decline(deps, token, reason),
     signUp: (input) => signUp(deps, input),
     signIn: (input) => signIn(deps, input),
     signOut: (token) => signOut(deps, token),

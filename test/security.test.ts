@@ -428,6 +428,10 @@ describe('approval tokens', () => {
       ['page HEAD', (t) => send(`/a/${t}`, { method: 'HEAD' })],
       ['decline', (t) => send(`${API_BASE_PATH}/handoff/${t}/decline`, { method: 'POST' })],
       ['decline form', (t) => postForm(`${API_BASE_PATH}/handoff/${t}/decline`, {}, undefined, { origin: SITE })],
+      [
+        'decline page form',
+        (t) => postForm(`/a/${t}/decline`, { choice: 'price', text: 'x' }, undefined, { origin: SITE }),
+      ],
       ['adopt', (t) => postJson(`${API_BASE_PATH}/handoff/${t}/adopt`, { submissionNo: 1 }, session)],
       ['adopt form', (t) => postForm(`${API_BASE_PATH}/handoff/${t}/adopt`, { submissionNo: '1' }, session)],
     ];

@@ -64,6 +64,7 @@ const offPaths = () => [
   `${API_BASE_PATH}/no/such/deep/path/at/all`,
   '/.well-known/api-catalog',
   `/a/${token}`,
+  `/a/${token}/decline`,
   '/mcp',
 ];
 

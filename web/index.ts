@@ -4,6 +4,7 @@ import type { Core } from '../core/index.ts';
 import type { Web, WebOptions } from './context.ts';
 import { approvalRoute } from './pages/approval.ts';
 import { approvalChangesRoute } from './pages/approval-changes.ts';
+import { approvalDeclineSubmit } from './pages/approval-decline.ts';
 import { approveConfirmRoute } from './pages/approve-confirm.ts';
 import { designCutouts, designPage } from './pages/design.ts';
 import { homeRoute } from './pages/home.ts';
@@ -14,7 +15,10 @@ import { signInPage, signInSubmit } from './pages/sign-in.ts';
 import { signOutSubmit } from './pages/sign-out.ts';
 import { signUpPage, signUpSubmit } from './pages/sign-up.ts';
 
-/** Sign-in forms are a few hundred bytes; anything much larger is not one of ours. */
+/**
+ * Sign-in forms are a few hundred bytes, a decline with its reason a few kilobytes; anything much
+ * larger is not one of ours.
+ */
 const FORM_LIMIT_BYTES = 16 * 1024;
 
 /**
@@ -28,6 +32,7 @@ export function registerWebRoutes(app: Hono, core: Core, options: WebOptions): v
   app.get('/', (c) => homeRoute(c, web));
   app.get('/a/:token', (c) => approvalRoute(c, web));
   app.get('/a/:token/changes.png', (c) => approvalChangesRoute(c, web));
+  app.post('/a/:token/decline', form, (c) => approvalDeclineSubmit(c, web));
   app.get('/a/:token/approve', (c) => approveConfirmRoute(c, web));
   app.get('/signin', (c) => signInPage(c, web));
   app.post('/signin', form, (c) => signInSubmit(c, web));

@@ -1,4 +1,5 @@
 import type { ProductType } from '../core/config.ts';
+import type { DeclineChoice } from '../core/handoff/decline-reason.ts';
 
 /**
  * Every word the people's pages show, in Hebrew, in one place. Values are plain text: the pages
@@ -113,7 +114,8 @@ export const he = {
     decline: 'דחיית העיצוב',
     approveHelp: 'האישור שומר את העיצוב בחשבון שלכם ונועל אותו. ההזמנה והתשלום נעשים בנפרד.',
     approveAs: 'האישור יישמר בחשבון',
-    approveNeedsAccount: 'כדי לאשר צריך חשבון באתר. בדרך לאישור תוכלו להיכנס לחשבון או לפתוח חשבון, ואז לאשר בלחיצה אחת.',
+    approveNeedsAccount:
+      'כדי לאשר צריך חשבון באתר. בדרך לאישור תוכלו להיכנס לחשבון או לפתוח חשבון, ואז לאשר בלחיצה אחת.',
     declineHelp: 'דחייה מודיעה לסוכן שהעיצוב אינו מתאים, והוא יוכל לשלוח גרסה חדשה.',
     expires: (date: string) => `הקישור בתוקף עד ${date}.`,
     approvedHeading: 'העיצוב אושר',
@@ -123,6 +125,21 @@ export const he = {
     declinedHeading: 'העיצוב נדחה',
     declinedBody:
       'הסוכן יקבל את ההחלטה ויוכל לשלוח גרסה חדשה. כשתגיע גרסה חדשה היא תופיע באותו קישור, ותוכלו לאשר אותה.',
+    /** The decline form's optional reason, and the line that shows it back once declined. */
+    declineReason: {
+      legend: 'למה העיצוב לא מתאים לכם? (לא חובה)',
+      none: 'בלי לציין סיבה',
+      choices: {
+        price: 'המחיר גבוה מדי',
+        size: 'המידה לא מתאימה',
+        look: 'העיצוב לא נראה כמו שרציתם',
+        changes: 'השינויים שהמערכת עשתה בציור לא מקובלים עליכם',
+        other: 'סיבה אחרת',
+      } satisfies Record<DeclineChoice, string>,
+      textLabel: 'ספרו לנו במילים שלכם (לא חובה)',
+      textHint: (max: string) => `עד ${max} תווים. מה שתכתבו כאן יועבר לסוכן שלכם, כדי שיוכל לשלוח גרסה מתאימה יותר.`,
+      yours: 'הסיבה שלכם:',
+    },
     errors: {
       SUBMISSION_SUPERSEDED:
         'בינתיים הגיעה גרסה חדשה יותר של העיצוב, והיא מוצגת עכשיו. בדקו אותה ואשרו שוב אם היא מתאימה.',
@@ -132,6 +149,9 @@ export const he = {
       JOB_LOCKED: 'העיצוב כבר אושר, ולכן אי אפשר לדחות אותו.',
       LENGTH_OUT_OF_RANGE:
         'מידות העיצוב כבר אינן בטווח שאפשר לייצר, ולכן אי אפשר לאשר אותו. הסוכן יכול לשלוח גרסה חדשה.',
+      DECLINE_TEXT_TOO_LONG: (max: string) =>
+        `ההסבר שכתבתם ארוך מ־${max} תווים, ולכן העיצוב עוד לא נדחה. קצרו אותו ונסו שוב.`,
+      DECLINE_CHOICE_UNKNOWN: 'הסיבה שנשלחה אינה אחת מהאפשרויות, ולכן העיצוב עוד לא נדחה. בחרו סיבה מהרשימה ונסו שוב.',
       other: 'הפעולה לא הצליחה. נסו שוב, ואם זה חוזר, בקשו מהסוכן קישור חדש.',
     },
   },

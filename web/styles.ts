@@ -70,4 +70,13 @@ p{margin:0 0 .75rem}
 .decision-bar .btn{flex:1 1 0;width:auto;padding-inline:1rem}
 @media (min-width:36rem){.decision-bar{margin-inline:0;border:1px solid #d9cfbf;border-radius:12px 12px 0 0}.decision-bar .bar-total{flex:1 1 auto}.decision-bar .btn{flex:0 0 auto}}
 html{scroll-padding-block-end:9rem}
+.decline-form{flex-basis:100%;display:grid;gap:1rem;margin:0;padding-block-start:1rem;border-block-start:1px solid #e6dfd3}
+.decline-form>*{max-width:36rem}
+.choices{margin:0;padding:.5rem 1rem .75rem;border:1px solid #8a8378;border-radius:8px;min-width:0}
+.choices legend{font-weight:700;padding-inline:.35rem}
+.choice{display:flex;align-items:center;gap:.75rem;min-height:48px;cursor:pointer}
+.choice input{flex:none;width:1.4rem;height:1.4rem;margin:0;accent-color:#6b4200;cursor:pointer}
+.field textarea{display:block;width:100%;min-height:7.5rem;padding:.6rem .75rem;border:1px solid #8a8378;border-radius:8px;background:#fff;color:#1d1d1f;font:inherit;resize:vertical}
+.field textarea[aria-invalid="true"]{border:2px solid #b3261e}
+.decline-text{display:block;margin-block-start:.3rem;padding-inline-start:.75rem;border-inline-start:3px solid #e6dfd3;white-space:pre-line;overflow-wrap:anywhere}
 `;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { productTypes } from '../config.ts';
+import { declineChoices } from '../handoff/decline-reason.ts';
 import { attributionSchema, sizeSchema } from './create-job.ts';
 
 export const jobStatuses = ['open', 'ready', 'approved', 'declined', 'cancelled', 'expired'] as const;
@@ -37,10 +38,18 @@ export const drawingSchema = z.object({
 });
 export type Drawing = z.infer<typeof drawingSchema>;
 
+/** An addition to the contract: why the person declined, as they said it on the approval page. */
+export const declineReasonSchema = z.object({
+  choice: z.enum(declineChoices).nullable(),
+  text: z.string().nullable(),
+});
+
 export const approvalSchema = z.object({
   url: z.url(),
   status: z.enum(approvalStatuses),
   expiresAt: timestamp,
+  /** Set while `status` is `declined` and the person gave a reason; null otherwise (always present). */
+  declineReason: declineReasonSchema.nullable(),
 });
 export type Approval = z.infer<typeof approvalSchema>;
 

@@ -12,6 +12,7 @@ import { APPROVAL_TOKEN_PATTERN } from './approval-token.ts';
 import { renderFindingsPicture } from '../submissions/findings-picture/render.ts';
 import { engineChanges, pictureInput } from '../submissions/read-picture.ts';
 import type { SizeInput } from '../contract/create-job.ts';
+import { storedDeclineReason, type DeclineReason } from './decline-reason.ts';
 import type { ApprovalView } from './types.ts';
 import { wearOf } from './wear.ts';
 
@@ -65,6 +66,7 @@ export async function approvalByToken(deps: CoreDeps, token: string): Promise<Ap
     ),
     ...engineChanges(submission, deps.config),
   };
+  if (job.approvalStatus === 'declined') view.declineReason = storedDeclineReason(job.declineReason);
   if (status === 'approved') {
     const design = await designOfJob(deps, job.id);
     if (design) view.approvedBy = { accountId: design.accountId, designId: design.id };
@@ -85,24 +87,39 @@ export async function approvalChangesPicture(deps: CoreDeps, token: string): Pro
 }
 
 /**
- * `POST /handoff/{token}/decline`: a ready job becomes declined (its lifetime shortened to
- * 24 hours) by a compare-and-set; a repeat is answered as done; an approved job is locked.
+ * A decline, from `POST /handoff/{token}/decline` (no reason: `undefined`) or the approval page's
+ * own form (`reason` as `parseDeclineReason` read it, `null` for none). A ready job becomes declined
+ * (its lifetime shortened to 24 hours) by a compare-and-set that also sets or clears the reason; a
+ * repeat is answered as done; an approved job is locked.
+ *
+ * A repeat that gives a reason replaces the stored one, in the same transaction, only while the job
+ * is still declined and unexpired: it changes nothing else (the 24 hours still run from the first
+ * decline), cannot touch a link a new passing upload re-armed, and the agent simply reads the newer
+ * words. A repeat without one (the API route, a second tab left empty) leaves the reason as it is.
  */
-export async function decline(deps: CoreDeps, token: string): Promise<Result<void>> {
+export async function decline(deps: CoreDeps, token: string, reason?: DeclineReason | null): Promise<Result<void>> {
   const job = await jobByToken(deps, token);
   if (!job) return err(noSuchLink());
   const now = deps.clock.now();
   const changed = await deps.db.write(async (tx) => {
-    const result = await tx
+    const declined = await tx
       .update(jobs)
       .set({
         status: 'declined',
         approvalStatus: 'declined',
         declinedAt: now,
         expiresAt: declinedLifetimeEnd(job, now, deps.config),
+        declineReason: reason ?? null,
       })
       .where(and(eq(jobs.id, job.id), eq(jobs.status, 'ready'), gt(jobs.expiresAt, now)));
-    return result.rowsAffected === 1;
+    if (declined.rowsAffected === 1) return true;
+    if (reason) {
+      await tx
+        .update(jobs)
+        .set({ declineReason: reason })
+        .where(and(eq(jobs.id, job.id), eq(jobs.status, 'declined'), gt(jobs.expiresAt, now)));
+    }
+    return false;
   });
   if (changed) return ok(undefined);
   const current = (await jobByToken(deps, token)) ?? job;

@@ -4,6 +4,7 @@ import type { Geometry } from '../contract/submission.ts';
 import type { SizeInput } from '../contract/create-job.ts';
 import type { WornSize } from '../jobs/worn-size.ts';
 import type { EngineNote } from '../submissions/read-picture.ts';
+import type { DeclineReason } from './decline-reason.ts';
 
 /** How the piece is worn: the size the agent asked for, the cuff's gap, the metal's thickness. */
 export interface Wear {
@@ -26,6 +27,8 @@ export interface ApprovalView {
   /** Milliseconds since the epoch: when the link stops working. */
   expiresAt: number;
   wear: Wear;
+  /** Set once declined: the person's reason, null when they gave none. */
+  declineReason?: DeclineReason | null;
   /** The size in a person's terms (wrist or ring size), from `wear` and the sizing rules. */
   worn: WornSize;
   /** Set once approved: who approved it, to send that person to their design. */

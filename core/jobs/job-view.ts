@@ -5,6 +5,7 @@ import type { Attribution, SizeInput } from '../contract/create-job.ts';
 import type { Finding } from '../contract/finding.ts';
 import type { Approval, Job, JobReplay, Price } from '../contract/job.ts';
 import type { Validation } from '../contract/submission.ts';
+import { storedDeclineReason } from '../handoff/decline-reason.ts';
 import { approvalUrl, type ServiceUrls } from '../urls.ts';
 import { drawingHints } from './drawing-hints.ts';
 import { effectiveStatus, publicExpiresAt } from './job-state.ts';
@@ -52,13 +53,17 @@ export function jobView(job: JobRow, latest: SubmissionRow | undefined, slots: S
   return view;
 }
 
-/** The link's state; null until a submission passes and on a cancelled job. */
+/**
+ * The link's state; null until a submission passes and on a cancelled job. The person's reason is
+ * shown only while the link reads declined: a passing upload re-arms it to pending without one.
+ */
 export function approvalView(job: JobRow, ctx: ViewContext): Approval | null {
   if (!job.approvalToken || !job.approvalStatus || job.status === 'cancelled') return null;
   return {
     url: approvalUrl(ctx.urls, job.approvalToken),
     status: job.approvalStatus,
     expiresAt: isoTime(job.expiresAt),
+    declineReason: job.approvalStatus === 'declined' ? storedDeclineReason(job.declineReason) : null,
   };
 }
 

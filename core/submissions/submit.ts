@@ -192,6 +192,7 @@ async function finish(
           approvalToken: job.approvalToken ?? newApprovalToken(deps.random),
           approvalStatus: 'pending',
           declinedAt: null,
+          declineReason: null,
           expiresAt: jobLifetimeEnd(job.createdAt, deps.config),
         })
         .where(eq(jobs.id, jobId))

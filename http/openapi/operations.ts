@@ -116,7 +116,7 @@ export const operations: Operation[] = [
     tag: 'Jobs',
     summary: 'Read a job',
     description:
-      'The job state, never with credentials. Poll at most every limits.pollIntervalSec (30) seconds while the person decides: approval.status becomes approved or declined. A job past expiresAt reads expired. A failed_processing latestSubmission with PROCESSING_INTERRUPTED in errorCodes means: resend the same bytes. Not rate limited.',
+      'The job state, never with credentials. Poll at most every limits.pollIntervalSec (30) seconds while the person decides: approval.status becomes approved or declined, and approval.declineReason (an addition) carries the reason the person gave, if any. A job past expiresAt reads expired. A failed_processing latestSubmission with PROCESSING_INTERRUPTED in errorCodes means: resend the same bytes. Not rate limited.',
     security: withSecret,
     parameters: jobPath,
     responses: { 200: jsonAnswer('The job.', ref('JobEnvelope')), 404: noSuchJob(), 500: unexpected() },
@@ -306,7 +306,7 @@ export const operations: Operation[] = [
     tag: 'Approval page',
     summary: 'Decline the design (approval page only)',
     description:
-      "The approval page's decline button; agents never call it. The token is enough: no account, no body. A ready job becomes declined; repeating it answers 200. The page's plain form post gets a 303 back to the page.",
+      "The approval page's decline button; agents never call it. The token is enough: no account, no body. A ready job becomes declined; repeating it answers 200. The page's plain form post gets a 303 back to the page. This route stores no reason (approval.declineReason reads null after it); the page's own form, with the person's optional reason, posts to the site path /a/{token}/decline instead, which is not part of this API.",
     security: open,
     parameters: tokenPath,
     requestBody: {

@@ -49,6 +49,7 @@ describe('the changes section (hand-made views)', () => {
       }),
       viewer: undefined,
       thicknessMm: 1.5,
+      declineReasonMaxChars: 500,
     });
     expect(changeLines(html)).toEqual([
       ['1', 'PROPORTION_MISMATCH', he.changes.lines.PROPORTION_MISMATCH],
@@ -65,6 +66,7 @@ describe('the changes section (hand-made views)', () => {
       view: view({ notes: [{ no: 1, code: 'SPURS_SHAVED', places: 0, repair: true }] }),
       viewer: undefined,
       thicknessMm: 1.5,
+      declineReasonMaxChars: 500,
     });
     expect(changeLines(noPlace)).toHaveLength(1);
     expect(noPlace).not.toContain('changes.png');
@@ -72,6 +74,7 @@ describe('the changes section (hand-made views)', () => {
       view: view({ notes: [{ no: 1, code: 'NOT_TWO_TONE', places: 0, repair: false }] }),
       viewer: undefined,
       thicknessMm: 1.5,
+      declineReasonMaxChars: 500,
     });
     expect(notesOnly).not.toContain('changes-heading');
   });
@@ -85,6 +88,7 @@ describe('the changes section (hand-made views)', () => {
       }),
       viewer: undefined,
       thicknessMm: 1.5,
+      declineReasonMaxChars: 500,
     });
     expect(html).not.toContain('<script');
     expect(html).toContain(`/a/${encodeURIComponent(HOSTILE)}/changes.png`);

@@ -83,7 +83,12 @@ describe('page rendering (hand-made views)', () => {
   const viewer = { accountId: 'acc-1', email: `${HOSTILE}@example.com` };
 
   it('a pending approval shows the piece, the price and both forms, in Hebrew, right to left', () => {
-    const html = renderApprovalPage({ view: approvalView(), viewer: undefined, thicknessMm: 1.5 });
+    const html = renderApprovalPage({
+      view: approvalView(),
+      viewer: undefined,
+      thicknessMm: 1.5,
+      declineReasonMaxChars: 500,
+    });
     expectHebrewPage(html);
     expect(html).toContain('<meta name="robots" content="noindex">');
     expect(html).toContain(he.approval.pendingHeading);
@@ -98,13 +103,14 @@ describe('page rendering (hand-made views)', () => {
     // Approve goes to the one confirmation, for the version on the page; it is never a post from here.
     expect(html).toContain('href="/a/abcDEF234xyz/approve?n=3"');
     expect(html).not.toContain('/adopt"');
+    expect(html).toContain('<form class="decline-form" method="post" action="/a/abcDEF234xyz/decline">');
     expect(html).toContain(he.approval.approveNeedsAccount);
     expect(html).toContain('href="/signin?next=%2Fa%2FabcDEF234xyz"');
   });
 
   it('the stored preview enters only as a base64 image, never as markup', () => {
     const view = approvalView();
-    const html = renderApprovalPage({ view, viewer: undefined, thicknessMm: 1.5 });
+    const html = renderApprovalPage({ view, viewer: undefined, thicknessMm: 1.5, declineReasonMaxChars: 500 });
     expectNoInjectedMarkup(html);
     expect(previewOf(html)).toBe(view.previewSvg);
     expect(html).toMatch(/alt="תצוגה מקדימה של העיצוב: צמיד, 172.3 × 20 מ״מ"/);
@@ -115,6 +121,7 @@ describe('page rendering (hand-made views)', () => {
       view: approvalView({ productType: 'ring', price: { ...price, base: 219.5, total: 249.5 } }),
       viewer: undefined,
       thicknessMm: 1.5,
+      declineReasonMaxChars: 500,
     });
     expect(html).toContain('טבעת');
     expect(html).toContain(formatPrice(219.5, 'ILS'));
@@ -123,7 +130,7 @@ describe('page rendering (hand-made views)', () => {
 
   it('an approval approved by the viewer links to their design and offers no buttons', () => {
     const view = approvalView({ status: 'approved', approvedBy: { accountId: 'acc-1', designId: 'd-1' } });
-    const html = renderApprovalPage({ view, viewer, thicknessMm: 1.5 });
+    const html = renderApprovalPage({ view, viewer, thicknessMm: 1.5, declineReasonMaxChars: 500 });
     expect(html).toContain(he.approval.approvedHeading);
     expect(html).toContain(he.approval.approvedByYou);
     expect(html).toContain('href="/designs/d-1"');
@@ -134,14 +141,19 @@ describe('page rendering (hand-made views)', () => {
 
   it('an approval approved by someone else says so without a link', () => {
     const view = approvalView({ status: 'approved', approvedBy: { accountId: 'acc-2', designId: 'd-2' } });
-    const html = renderApprovalPage({ view, viewer, thicknessMm: 1.5 });
+    const html = renderApprovalPage({ view, viewer, thicknessMm: 1.5, declineReasonMaxChars: 500 });
     expect(html).toContain(he.approval.approvedBySomeone);
     expect(html).not.toContain('/designs/');
     expect(html).not.toContain('<form method="post" action="/api');
   });
 
   it('a declined approval says the agent may send a new version, without buttons', () => {
-    const html = renderApprovalPage({ view: approvalView({ status: 'declined' }), viewer, thicknessMm: 1.5 });
+    const html = renderApprovalPage({
+      view: approvalView({ status: 'declined' }),
+      viewer,
+      thicknessMm: 1.5,
+      declineReasonMaxChars: 500,
+    });
     expect(html).toContain(he.approval.declinedHeading);
     expect(html).toContain(he.approval.declinedBody);
     expect(html).not.toContain('<form method="post" action="/api');
@@ -156,7 +168,13 @@ describe('page rendering (hand-made views)', () => {
     [HOSTILE, he.approval.errors.other],
     ['other', he.approval.errors.other],
   ])('?e=%s shows its Hebrew explanation', (code, text) => {
-    const html = renderApprovalPage({ view: approvalView(), viewer: undefined, errorCode: code, thicknessMm: 1.5 });
+    const html = renderApprovalPage({
+      view: approvalView(),
+      viewer: undefined,
+      errorCode: code,
+      thicknessMm: 1.5,
+      declineReasonMaxChars: 500,
+    });
     expect(html).toContain(`<div class="notice error" role="alert"><p>${text}</p></div>`);
     expectNoInjectedMarkup(html);
   });
@@ -257,6 +275,7 @@ describe('pages through the app', () => {
     expect(html).toContain('צמיד');
     expect(html).toContain(formatPrice(job.submission.price.total, 'ILS'));
     expect(html).toContain(`href="/a/${job.token}/approve?n=1"`);
+    expect(html).toContain(`action="/a/${job.token}/decline"`);
     const stored = await service.api(`/jobs/${job.id}/submissions/1/preview.svg`, { headers: bearer(job.secret) });
     expect(previewOf(html)).toBe(await stored.text());
     expectNoInjectedMarkup(html);

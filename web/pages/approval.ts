@@ -1,6 +1,5 @@
 import type { Context } from 'hono';
 import type { ApprovalView } from '../../core/handoff/types.ts';
-import { API_BASE_PATH } from '../../core/urls.ts';
 import type { Web } from '../context.ts';
 import { formatDateTime, formatPrice } from '../format.ts';
 import { pieceSections } from '../fragments.ts';
@@ -9,6 +8,7 @@ import { nextStepsSection } from '../next-steps.ts';
 import { readSession } from '../session.ts';
 import { he, type ApprovalErrorCode } from '../strings.ts';
 import { changesSection } from './approval-changes.ts';
+import { declinedReasonLine, declineForm } from './decline-form.ts';
 import { approvalPath, confirmPath } from '../paths.ts';
 import { notFoundPage } from './not-found.ts';
 import { unavailablePage } from './unavailable.ts';
@@ -19,15 +19,16 @@ export interface ApprovalPageInput {
   /** The `e` query parameter: why the last approve or decline was refused. */
   errorCode?: string | undefined;
   thicknessMm: number;
+  declineReasonMaxChars: number;
 }
 
 const explained = Object.keys(he.approval.errors).filter((code) => code !== 'other') as ApprovalErrorCode[];
 
 /** The Hebrew explanation for a refusal code; any other value gets the general one. */
-export function approvalErrorText(code: string): string {
-  return (explained as string[]).includes(code)
-    ? he.approval.errors[code as ApprovalErrorCode]
-    : he.approval.errors.other;
+export function approvalErrorText(code: string, declineReasonMaxChars: number): string {
+  if (!(explained as string[]).includes(code)) return he.approval.errors.other;
+  const text = he.approval.errors[code as ApprovalErrorCode];
+  return typeof text === 'function' ? text(String(declineReasonMaxChars)) : text;
 }
 
 const notice = (text: string, kind: 'error' | 'success'): string =>
@@ -37,8 +38,7 @@ const notice = (text: string, kind: 'error' | 'success'): string =>
  * The decision while the link waits for one: approve leads to the one confirmation
  * (`/a/{token}/approve`), decline is a form here. Also the bar that keeps both within reach.
  */
-function decisionSection(view: ApprovalView, viewer: Viewer, expiresText: string): string {
-  const handoff = `${API_BASE_PATH}/handoff/${encodeURIComponent(view.token)}`;
+function decisionSection(view: ApprovalView, viewer: Viewer, expiresText: string, declineFormHtml: string): string {
   const who = viewer
     ? `${escapeHtml(he.approval.approveAs)} <bdi>${escapeHtml(viewer.email)}</bdi>.`
     : escapeHtml(he.approval.approveNeedsAccount);
@@ -49,9 +49,7 @@ function decisionSection(view: ApprovalView, viewer: Viewer, expiresText: string
 <p><a class="btn btn-primary" href="${escapeHtml(confirmPath(view.token, view.submissionNo))}">${escapeHtml(he.approval.approve)}</a></p>
 <div id="decline">
 <p class="hint">${escapeHtml(he.approval.declineHelp)}</p>
-<form method="post" action="${escapeHtml(`${handoff}/decline`)}">
-<button type="submit" class="btn btn-secondary">${escapeHtml(he.approval.decline)}</button>
-</form>
+${declineFormHtml}
 </div>
 <p class="hint after">${expiresText}</p>
 </section>`;
@@ -68,7 +66,13 @@ function decisionBar(view: ApprovalView): string {
 }
 
 /** The approval page `/a/{token}`: the piece, its price, and what the person can do in its state. */
-export function renderApprovalPage({ view, viewer, errorCode, thicknessMm }: ApprovalPageInput): string {
+export function renderApprovalPage({
+  view,
+  viewer,
+  errorCode,
+  thicknessMm,
+  declineReasonMaxChars,
+}: ApprovalPageInput): string {
   const product = he.products[view.productType];
   const facts = pieceSections(
     {
@@ -82,7 +86,7 @@ export function renderApprovalPage({ view, viewer, errorCode, thicknessMm }: App
     },
     changesSection(view),
   );
-  const error = errorCode ? notice(escapeHtml(approvalErrorText(errorCode)), 'error') : '';
+  const error = errorCode ? notice(escapeHtml(approvalErrorText(errorCode, declineReasonMaxChars)), 'error') : '';
   const expiresText = escapeHtml(he.approval.expires(formatDateTime(view.expiresAt)));
 
   let body: string;
@@ -101,6 +105,7 @@ ${facts}`;
     body = `<h1>${escapeHtml(he.approval.declinedHeading)}</h1>
 ${error}
 <p class="lead">${escapeHtml(he.approval.declinedBody)}</p>
+${declinedReasonLine(view)}
 ${facts}
 <p class="hint after">${expiresText}</p>`;
   } else {
@@ -108,7 +113,7 @@ ${facts}
 <p class="lead">${escapeHtml(he.approval.pendingIntro(product))}</p>
 ${error}
 ${facts}
-${decisionSection(view, viewer, expiresText)}
+${decisionSection(view, viewer, expiresText, declineForm(view, declineReasonMaxChars, errorCode))}
 ${decisionBar(view)}`;
   }
 
@@ -134,5 +139,6 @@ export async function approvalRoute(c: Context, web: Web): Promise<Response> {
   if (!session.ok) return view ? unavailablePage() : notFoundPage();
   if (!view) return notFoundPage(session.value);
   const thicknessMm = web.core.config.manufacturing.thicknessMm;
-  return approvalPage({ view, viewer: session.value, errorCode: c.req.query('e'), thicknessMm });
+  const { declineReasonMaxChars } = web.core.config.site;
+  return approvalPage({ view, viewer: session.value, errorCode: c.req.query('e'), thicknessMm, declineReasonMaxChars });
 }
