@@ -285,12 +285,12 @@ describe('POST /handoff/{token}/adopt', () => {
     expect([read.status, read.latestSubmission.no, read.approval.status]).toEqual(['ready', 2, 'pending']);
   });
 
-  it('answers a plain form post with 303 redirects: to sign-in, to the design, back to the page', async () => {
+  it('answers a plain form post with 303 redirects: to sign-in on the way to the confirmation, to the design, back to the page', async () => {
     const job = await readyJob();
     const noSession = await adoptForm(job.token, '1');
     expect([noSession.status, noSession.headers.get('location')]).toEqual([
       303,
-      `/signin?next=${encodeURIComponent(`/a/${job.token}`)}`,
+      `/signin?next=${encodeURIComponent(`/a/${job.token}/approve?n=1`)}`,
     ]);
     const session = await account('dana@example.com');
     const stale = await adoptForm(job.token, '7', session);

@@ -308,7 +308,7 @@ describe('cross-site form posts', () => {
       // Treated as having no session: off to sign in, nothing approved.
       expect([adopt.status, adopt.headers.get('location')], where).toEqual([
         303,
-        `/signin?next=${encodeURIComponent(`/a/${job.token}`)}`,
+        `/signin?next=${encodeURIComponent(`/a/${job.token}/approve?n=1`)}`,
       ]);
       const signUpPost = await postForm(
         '/signup',
