@@ -6,6 +6,7 @@ import { approvalRoute } from './pages/approval.ts';
 import { approvalChangesRoute } from './pages/approval-changes.ts';
 import { designCutouts, designPage } from './pages/design.ts';
 import { homeRoute } from './pages/home.ts';
+import { approvalPictureRoute, designPictureRoute } from './piece-pictures.ts';
 import { notFoundPage } from './pages/not-found.ts';
 import { tooLargePage } from './pages/refused.ts';
 import { serverErrorPage } from './pages/server-error.ts';
@@ -27,6 +28,8 @@ export function registerWebRoutes(app: Hono, core: Core, options: WebOptions): v
   app.get('/', (c) => homeRoute(c, web));
   app.get('/a/:token', (c) => approvalRoute(c, web));
   app.get('/a/:token/changes.png', (c) => approvalChangesRoute(c, web));
+  app.get('/a/:token/flat.png', (c) => approvalPictureRoute(c, web, 'flat'));
+  app.get('/a/:token/worn.png', (c) => approvalPictureRoute(c, web, 'worn'));
   app.get('/signin', (c) => signInPage(c, web));
   app.post('/signin', form, (c) => signInSubmit(c, web));
   app.get('/signup', (c) => signUpPage(c, web));
@@ -34,6 +37,8 @@ export function registerWebRoutes(app: Hono, core: Core, options: WebOptions): v
   app.post('/signout', form, (c) => signOutSubmit(c, web));
   app.get('/designs/:designId', (c) => designPage(c, web));
   app.get('/designs/:designId/cutouts.svg', (c) => designCutouts(c, web));
+  app.get('/designs/:designId/flat.png', (c) => designPictureRoute(c, web, 'flat'));
+  app.get('/designs/:designId/worn.png', (c) => designPictureRoute(c, web, 'worn'));
 }
 
 export type { WebOptions };

@@ -28,8 +28,6 @@ p{margin:0 0 .75rem}
 .hint{color:#555;font-size:.95rem}
 .card{background:#fff;border:1px solid #e6dfd3;border-radius:12px;padding:1.25rem;margin-block-start:1rem}
 .card> :last-child{margin-block-end:0}
-.preview-frame{background:#f3efe8;border-radius:8px;padding:clamp(.75rem,4vw,2rem);margin-block-end:.75rem}
-.preview-frame img{display:block;width:100%;height:auto;max-height:55vh;object-fit:contain}
 .changes-frame{display:block;background:#fff;border:1px solid #e6dfd3;border-radius:8px;overflow:hidden;margin-block-end:.5rem}
 .changes-frame img{display:block;width:100%;height:auto}
 .changes{margin:0;padding-inline-start:1.5rem}
@@ -60,4 +58,9 @@ p{margin:0 0 .75rem}
 .field .hint{margin:.3rem 0 0}
 .switch{margin-block-start:1.25rem}
 .after{margin-block-start:1rem}
+.piece-figure{margin:0 0 1rem}
+.piece-frame{display:block;background:#f3efe8;border-radius:8px;overflow:hidden}
+.piece-frame img{display:block;width:100%;height:auto;max-height:80vh;object-fit:contain}
+.piece-figure.worn .piece-frame{max-width:30rem;margin-inline:auto}
+.piece-figure figcaption{color:#555;font-size:.95rem;margin-block-start:.5rem;text-align:center}
 `;

@@ -13,6 +13,7 @@ import { renderFindingsPicture } from '../submissions/findings-picture/render.ts
 import { engineChanges, pictureInput } from '../submissions/read-picture.ts';
 import type { SizeInput } from '../contract/create-job.ts';
 import type { ApprovalView, DesignView, Wear } from './types.ts';
+import { pictureSizesOf } from '../piece-pictures/shape.ts';
 
 const noSuchLink = (): CoreError => coreError('NOT_FOUND', { message: 'No such approval link.' });
 const nothingToApprove = (): CoreError => coreError('NOT_FOUND', { message: 'Nothing to approve on this link.' });
@@ -47,6 +48,7 @@ export async function approvalByToken(deps: CoreDeps, token: string): Promise<Ap
   const link = await liveLink(deps, token);
   if (!link) return undefined;
   const { job, status, submission } = link;
+  const wear: Wear = { sizeInput: job.sizeInput as SizeInput, gapMm: job.gapMm, thicknessMm: job.thicknessMm };
   const view: ApprovalView = {
     token,
     status: job.approvalStatus,
@@ -56,7 +58,8 @@ export async function approvalByToken(deps: CoreDeps, token: string): Promise<Ap
     price: job.price as Price,
     previewSvg: link.previewSvg,
     expiresAt: job.expiresAt,
-    wear: { sizeInput: job.sizeInput as SizeInput, gapMm: job.gapMm, thicknessMm: job.thicknessMm },
+    wear,
+    pictures: pictureSizesOf(job.productType, submission.geometry as Geometry, wear, deps.config),
     ...engineChanges(submission, deps.config),
   };
   if (status === 'approved') {
@@ -226,6 +229,7 @@ export async function designForAccount(
     .from(designs)
     .where(and(eq(designs.id, designId), eq(designs.accountId, accountId)));
   if (!row) return undefined;
+  const wear = designWear(row, deps);
   return {
     id: row.id,
     accountId: row.accountId,
@@ -236,7 +240,8 @@ export async function designForAccount(
     price: row.price as Price,
     previewSvg: row.previewSvg,
     cutoutsSvg: row.cutoutsSvg,
-    wear: designWear(row, deps),
+    wear,
+    pictures: pictureSizesOf(row.productType, row.geometry as Geometry, wear, deps.config),
     createdAt: row.createdAt,
   };
 }

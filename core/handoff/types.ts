@@ -3,6 +3,10 @@ import type { Price } from '../contract/job.ts';
 import type { Geometry } from '../contract/submission.ts';
 import type { SizeInput } from '../contract/create-job.ts';
 import type { EngineNote } from '../submissions/read-picture.ts';
+import type { PictureKind, PictureSize } from '../piece-pictures/layout.ts';
+
+/** The pixel sizes of the piece's pictures (`flat.png`, `worn.png`), for the page's `<img>` tags. */
+export type PiecePictureSizes = Record<PictureKind, PictureSize>;
 
 /** How the piece is worn: the size the agent asked for, the cuff's gap, the metal's thickness. */
 export interface Wear {
@@ -25,6 +29,7 @@ export interface ApprovalView {
   /** Milliseconds since the epoch: when the link stops working. */
   expiresAt: number;
   wear: Wear;
+  pictures: PiecePictureSizes;
   /** Set once approved: who approved it, to send that person to their design. */
   approvedBy?: { accountId: string; designId: string };
   /** The submission's warnings, numbered as the findings picture numbers them. */
@@ -45,6 +50,7 @@ export interface DesignView {
   previewSvg: string;
   cutoutsSvg: string;
   wear: Wear;
+  pictures: PiecePictureSizes;
   createdAt: number;
 }
 

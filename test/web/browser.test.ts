@@ -128,7 +128,7 @@ describe.skipIf(!hasChromium)(title, () => {
     for (const expected of ['צמיד', 'מ״מ', '₪', he.price.total, he.approval.decisionHeading]) {
       expect(text).toContain(expected);
     }
-    const preview = page.locator('.preview-frame img');
+    const preview = page.locator('.piece-figure.worn img');
     expect(await preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     expect(await page.locator('svg').count()).toBe(0);
 

@@ -24,6 +24,7 @@ function view(overrides: Partial<ApprovalView> = {}): ApprovalView {
     previewSvg: '<svg xmlns="http://www.w3.org/2000/svg" role="img" viewBox="0 0 10 2"><path d="M0 0H10V2H0Z"/></svg>',
     expiresAt: Date.UTC(2026, 10, 29, 12, 0, 0),
     wear: { sizeInput: { lengthMm: 155 }, gapMm: 25, thicknessMm: 1.5 },
+    pictures: { flat: { width: 2000, height: 420 }, worn: { width: 1600, height: 1403 } },
     notes: [],
     changesPicture: false,
     ...overrides,
@@ -55,7 +56,7 @@ describe('the changes section (hand-made views)', () => {
       ['3', 'OPENING_REMOVED', `${he.changes.lines.OPENING_REMOVED} ${he.changes.places('4')}`],
     ]);
     expect(html).toContain('<img src="/a/abcDEF234xyz/changes.png"');
-    expect(html.indexOf('preview-heading')).toBeLessThan(html.indexOf('changes-heading'));
+    expect(html.indexOf('pictures-heading')).toBeLessThan(html.indexOf('changes-heading'));
     expect(html.indexOf('changes-heading')).toBeLessThan(html.indexOf('facts-heading'));
   });
 

@@ -4,6 +4,7 @@ import { API_BASE_PATH } from '../../core/urls.ts';
 import type { Web } from '../context.ts';
 import { formatDateTime } from '../format.ts';
 import { pieceSections } from '../fragments.ts';
+import { approvalPictures } from '../piece-pictures.ts';
 import { escapeHtml, htmlResponse, page, type Viewer } from '../html.ts';
 import { readSession } from '../session.ts';
 import { he, type ApprovalErrorCode } from '../strings.ts';
@@ -39,7 +40,7 @@ export function renderApprovalPage({ view, viewer, errorCode, thicknessMm }: App
       productType: view.productType,
       geometry: view.geometry,
       price: view.price,
-      previewSvg: view.previewSvg,
+      pictures: approvalPictures(view),
       thicknessMm,
       submissionNo: view.submissionNo,
     },
