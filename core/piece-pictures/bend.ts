@@ -1,5 +1,6 @@
 import type { CutRings, Ring } from './cut-rings.ts';
 import type { WornLayout } from './layout.ts';
+import { PathData, type Pace } from './path-data.ts';
 
 /**
  * The blank bent round: a point (u along the length, v across the width, millimetres) goes to
@@ -103,49 +104,60 @@ export function clipRing(ring: Ring, u0: number, u1: number, widthMm: number): n
   return out.length >= 6 ? out : [];
 }
 
-const fixed = (v: number): string => String(Math.round(v * 10) / 10);
+/** Rings between turns of the event loop. */
+const RINGS_PER_PACE = 64;
+
+/** The span's box and every ring clipped to it, in millimetres on the blank. */
+export async function spanRings(cut: CutRings, span: Span, widthMm: number, pace: Pace): Promise<ArrayLike<number>[]> {
+  const rings: ArrayLike<number>[] = [[span.from, 0, span.to, 0, span.to, widthMm, span.from, widthMm]];
+  for (let r = 0; r < cut.rings.length; r++) {
+    if (r % RINGS_PER_PACE === 0) await pace();
+    const clipped = clipRing(cut.rings[r]!, span.from, span.to, widthMm);
+    if (clipped.length > 0) rings.push(clipped);
+  }
+  return rings;
+}
 
 /**
- * The metal of one span as SVG path data on the picture, at radius `radiusMm` (the outer or the
- * inner face): the span's box and every ring clipped to it, each edge cut into pieces of at most
- * `maxArc` radians of azimuth, points within a tenth of a pixel of the last dropped.
+ * Rings of the blank bent round and seen from the eye, as SVG path data (`PathData` tenths) at
+ * radius `radiusMm` (the outer or the inner face): each edge cut into pieces of at most `maxArc`
+ * radians of azimuth, so arcs stay round.
  */
-export function spanPath(cut: CutRings, bend: Bend, span: Span, radiusMm: number, maxArc: number): string {
-  const { pxPerMm: s, cx, cy, elevation, radiusMm: neutral } = bend.layout;
+export async function bentPath(
+  rings: readonly ArrayLike<number>[],
+  bend: Bend,
+  radiusMm: number,
+  maxArc: number,
+  pace: Pace,
+): Promise<string> {
+  const { pxPerMm: s, cx, cy, elevation, radiusMm: neutral, gapAzimuth } = bend.layout;
   const cosE = Math.cos(elevation);
   const sinE = Math.sin(elevation);
-  const w = bend.widthMm;
+  const halfWidth = bend.widthMm / 2;
   const maxStep = neutral * maxArc;
-  let d = '';
-  let lastX = NaN;
-  let lastY = NaN;
-  const put = (u: number, v: number, move: boolean) => {
-    const theta = azimuth(bend, u);
-    const x = cx + s * radiusMm * Math.sin(theta);
-    const y = cy + s * ((v - w / 2) * cosE + radiusMm * Math.cos(theta) * sinE);
-    if (!move && Math.abs(x - lastX) < 0.1 && Math.abs(y - lastY) < 0.1) return;
-    d += `${move ? 'M' : 'L'}${fixed(x)} ${fixed(y)}`;
-    lastX = x;
-    lastY = y;
-  };
-  const ringPath = (ring: ArrayLike<number>) => {
+  const theta0 = gapAzimuth - Math.PI - bend.lengthMm / 2 / neutral;
+  const d = new PathData();
+  const x = (u: number) => cx + s * radiusMm * Math.sin(theta0 + u / neutral);
+  const y = (u: number, v: number) =>
+    cy + s * ((v - halfWidth) * cosE + radiusMm * Math.cos(theta0 + u / neutral) * sinE);
+  for (let r = 0; r < rings.length; r++) {
+    if (r % RINGS_PER_PACE === 0) await pace();
+    const ring = rings[r]!;
     const n = ring.length / 2;
-    put(ring[0]!, ring[1]!, true);
+    d.move(x(ring[0]!), y(ring[0]!, ring[1]!));
     for (let i = 0; i < n; i++) {
       const j = (i + 1) % n;
       const u0 = ring[2 * i]!;
       const v0 = ring[2 * i + 1]!;
-      const u1 = ring[2 * j]!;
-      const v1 = ring[2 * j + 1]!;
-      const pieces = Math.max(1, Math.ceil(Math.abs(u1 - u0) / maxStep));
-      for (let k = 1; k <= pieces; k++) put(u0 + ((u1 - u0) * k) / pieces, v0 + ((v1 - v0) * k) / pieces, false);
+      const du = ring[2 * j]! - u0;
+      const dv = ring[2 * j + 1]! - v0;
+      const pieces = Math.max(1, Math.ceil(Math.abs(du) / maxStep));
+      for (let k = 1; k <= pieces; k++) {
+        const u = u0 + (du * k) / pieces;
+        d.line(x(u), y(u, v0 + (dv * k) / pieces));
+      }
     }
-    d += 'Z';
-  };
-  ringPath([span.from, 0, span.to, 0, span.to, w, span.from, w]);
-  for (const ring of cut.rings) {
-    const clipped = clipRing(ring, span.from, span.to, w);
-    if (clipped.length > 0) ringPath(clipped);
+    d.close();
   }
-  return d;
+  return d.toString();
 }

@@ -26,16 +26,26 @@ export type ReadCutRings = { ok: true; value: CutRings } | { ok: false; reason: 
 const ALLOWED_ELEMENTS = new Set(['svg', 'g', 'path']);
 const NUMBER = '-?(?:\\d+(?:\\.\\d*)?|\\.\\d+)';
 const VIEW_BOX = new RegExp(`^\\s*(${NUMBER})[\\s,]+(${NUMBER})[\\s,]+(${NUMBER})[\\s,]+(${NUMBER})\\s*$`);
-const TOKEN = new RegExp(`\\s*(?:([MLZ])|(${NUMBER}))`, 'y');
 
 const refuse = (reason: string): ReadCutRings => ({ ok: false, reason });
 
-/** The rings of a cutting SVG, or why it is not one. */
-export function readCutRings(svg: string): ReadCutRings {
-  const tags = [...svg.matchAll(/<\s*([/!?]?)\s*([A-Za-z_][\w:.-]*)([^>]*)>/g)];
+/** Elements between turns of the event loop. */
+const ELEMENTS_PER_PACE = 64;
+
+/**
+ * The rings of a cutting SVG, or why it is not one. `pace` (see `pacer`) is awaited now and then,
+ * so a lace file of tens of thousands of points does not hold the event loop while it is read.
+ */
+export async function readCutRings(
+  svg: string,
+  pace: () => Promise<void> | undefined = () => undefined,
+): Promise<ReadCutRings> {
   let viewBox: string | undefined;
-  const paths: string[] = [];
-  for (const [, mark, rawName, attributes] of tags) {
+  const rings: Ring[] = [];
+  let points = 0;
+  let count = 0;
+  for (const [, mark, rawName, attributes] of svg.matchAll(/<\s*([/!?]?)\s*([A-Za-z_][\w:.-]*)([^>]*)>/g)) {
+    if (++count % ELEMENTS_PER_PACE === 0) await pace();
     if (mark === '?' || mark === '/') continue;
     const name = rawName!.toLowerCase();
     if (mark === '!' || !ALLOWED_ELEMENTS.has(name)) return refuse(`unexpected element <${mark}${rawName}>`);
@@ -46,7 +56,12 @@ export function readCutRings(svg: string): ReadCutRings {
     } else if (name === 'path') {
       const d = /\sd="([^"]*)"/.exec(attributes!)?.[1];
       if (d === undefined) return refuse('a <path> without path data');
-      paths.push(d);
+      const read = readPathData(d);
+      if (!read.ok) return read;
+      for (const ring of read.rings) {
+        rings.push(ring);
+        points += ring.length / 2;
+      }
     }
   }
   if (viewBox === undefined) return refuse('no <svg> element');
@@ -55,66 +70,59 @@ export function readCutRings(svg: string): ReadCutRings {
   const [x0, y0, lengthMm, widthMm] = box.slice(1).map(Number) as [number, number, number, number];
   if (x0 !== 0 || y0 !== 0 || !(lengthMm > 0) || !(widthMm > 0)) return refuse(`viewBox "${viewBox}" is not 0 0 L W`);
 
-  const rings: Ring[] = [];
-  let points = 0;
-  for (const d of paths) {
-    const read = readPathData(d);
-    if (!read.ok) return read;
-    for (const ring of read.rings) {
-      rings.push(ring);
-      points += ring.length / 2;
-    }
-  }
   return { ok: true, value: { lengthMm, widthMm, rings, points } };
 }
 
-/** Path data of absolute M x y (L x y)* Z runs: each run one ring; a ring of under three points is dropped. */
-function readPathData(d: string): { ok: true; rings: Ring[] } | { ok: false; reason: string } {
+const SPACE = new Set([' ', '\t', '\n', '\r', ',']);
+const NUMBER_TEXT = /^-?(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+type PathRead = { ok: true; rings: Ring[] } | { ok: false; reason: string };
+
+/**
+ * Path data of absolute `M x y (L x y)* Z` runs, each one ring, read by a scanner (the files of
+ * lace designs hold tens of thousands of points); a ring of under three points is dropped.
+ */
+function readPathData(d: string): PathRead {
   const rings: Ring[] = [];
+  const fail = (at: number, why: string): PathRead => ({
+    ok: false,
+    reason: `path data ${why} at "${d.slice(at, at + 12)}"`,
+  });
   let ring: number[] | undefined;
-  let expect: 'command' | 'x' | 'y' = 'command';
-  let x = 0;
-  TOKEN.lastIndex = 0;
-  while (TOKEN.lastIndex < d.length) {
-    const at = TOKEN.lastIndex;
-    const token = TOKEN.exec(d);
-    if (!token) {
-      if (/^\s*$/.test(d.slice(at))) break;
-      return {
-        ok: false,
-        reason: `path data has something other than M, L, Z and numbers at "${d.slice(at, at + 12)}"`,
-      };
+  let i = 0;
+  const skipSpace = () => {
+    while (i < d.length && SPACE.has(d[i]!)) i++;
+  };
+  const number = (): number | undefined => {
+    skipSpace();
+    const start = i;
+    while (i < d.length && !SPACE.has(d[i]!) && d[i] !== 'M' && d[i] !== 'L' && d[i] !== 'Z') i++;
+    const text = d.slice(start, i);
+    return NUMBER_TEXT.test(text) ? Number(text) : undefined;
+  };
+  for (skipSpace(); i < d.length; skipSpace()) {
+    const at = i;
+    const command = d[i++];
+    if (command === 'Z') {
+      if (!ring) return fail(at, 'has Z before M');
+      if (ring.length >= 6) rings.push(Float64Array.from(ring));
+      ring = undefined;
+      continue;
     }
-    const [, command, number] = token;
-    if (command !== undefined) {
-      if (expect !== 'command') return { ok: false, reason: `path data: a point is missing a coordinate` };
-      if (command === 'M') {
-        if (ring) return { ok: false, reason: 'path data: a ring is not closed with Z' };
-        ring = [];
-      } else if (command === 'L') {
-        if (!ring) return { ok: false, reason: 'path data: L before M' };
-      } else {
-        if (!ring) return { ok: false, reason: 'path data: Z before M' };
-        if (ring.length >= 6) rings.push(Float64Array.from(ring));
-        ring = undefined;
-        continue;
-      }
-      expect = 'x';
+    if (command === 'M') {
+      if (ring) return fail(at, 'has a ring not closed with Z');
+      ring = [];
+    } else if (command === 'L') {
+      if (!ring) return fail(at, 'has L before M');
     } else {
-      const value = Number(number);
-      if (!Number.isFinite(value)) return { ok: false, reason: 'path data: a number out of range' };
-      if (expect === 'x') {
-        x = value;
-        expect = 'y';
-      } else if (expect === 'y') {
-        ring!.push(x, value);
-        // Only one point per command: the file writes M or L before every point.
-        expect = 'command';
-      } else {
-        return { ok: false, reason: 'path data: a number without a command' };
-      }
+      return fail(at, 'has something other than M, L, Z and numbers');
     }
+    // The file writes M or L before every point: exactly two numbers follow each.
+    const x = number();
+    const y = number();
+    if (x === undefined || y === undefined) return fail(at, 'has a point without two plain numbers');
+    ring.push(x, y);
   }
-  if (ring || expect !== 'command') return { ok: false, reason: 'path data: a ring is not closed with Z' };
+  if (ring) return fail(d.length, 'ends with a ring not closed with Z');
   return { ok: true, rings };
 }

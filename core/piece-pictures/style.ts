@@ -22,7 +22,7 @@ export const pieceStyle = {
   flatEdge: '#7d5820',
   flatEdgePx: 1.6,
   /** Under the blank, offset down and right and blurred: it lies on the paper. */
-  flatShadow: { colour: '#4a3418', opacity: 0.32, offsetPx: 6, blurPx: 7 },
+  flatShadow: { colour: '#4a3418', opacity: 0.36, offsetPx: 9, layers: 5 },
 
   /**
    * The bent piece, lit as in a studio: a key light at the left front and a rim light at the right,
