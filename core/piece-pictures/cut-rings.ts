@@ -74,6 +74,8 @@ export async function readCutRings(
 }
 
 const SPACE = new Set([' ', '\t', '\n', '\r', ',']);
+/** What a number token is scanned as (then held to the plain form); any other character ends it. */
+const NUMBER_CHARS = new Set([...'0123456789.-+eE']);
 const NUMBER_TEXT = /^-?(?:\d+(?:\.\d*)?|\.\d+)$/;
 
 type PathRead = { ok: true; rings: Ring[] } | { ok: false; reason: string };
@@ -96,7 +98,7 @@ function readPathData(d: string): PathRead {
   const number = (): number | undefined => {
     skipSpace();
     const start = i;
-    while (i < d.length && !SPACE.has(d[i]!) && d[i] !== 'M' && d[i] !== 'L' && d[i] !== 'Z') i++;
+    while (i < d.length && NUMBER_CHARS.has(d[i]!)) i++;
     const text = d.slice(start, i);
     return NUMBER_TEXT.test(text) ? Number(text) : undefined;
   };
