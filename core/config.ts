@@ -228,7 +228,7 @@ export const defaultConfig: Config = {
   pictures: {
     flat: { maxWidthPx: 2000, maxHeightPx: 1400, marginPx: 40, labelCapPx: 56 },
     worn: { maxWidthPx: 1600, maxHeightPx: 1600, marginPx: 40, elevationDeg: 30, gapAzimuthDeg: 180 },
-    cacheBytes: 48_000_000,
+    cacheBytes: 24_000_000,
     concurrentRenders: 2,
   },
   mcp: {

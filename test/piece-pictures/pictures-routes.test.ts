@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DAY } from '../../core/clock.ts';
+import { buildConfig } from '../../core/config.ts';
 import { jsonLogger } from '../../core/logger.ts';
 import { he } from '../../web/strings.ts';
 import { bearer, braceletBody, openJob, uploadPng, type OpenedJob } from '../helpers/flows.ts';
@@ -139,6 +140,29 @@ describe('the piece pictures when something is off', () => {
     const service = await startService({ apiEnabled: false });
     try {
       for (const kind of KINDS) expect((await service.fetch(`/a/abcDEF234xyz/${kind}.png`)).status).toBe(404);
+    } finally {
+      await service.close();
+      removeDir(service.dir);
+    }
+  });
+
+  it('the pictures’ sizes come from the live configuration, and a bad one is refused by name', async () => {
+    expect(() => buildConfig({ pictures: { worn: { elevationDeg: 90 } } })).toThrow(/pictures\.worn\.elevationDeg/);
+    expect(() => buildConfig({ pictures: { flat: { widthPx: 900 } } })).toThrow(/pictures\.flat/);
+    const pictures = { flat: { maxWidthPx: 900 }, worn: { maxWidthPx: 500, maxHeightPx: 500 } };
+    const service = await startService({ config: { ...roomy, pictures } });
+    try {
+      const job = await openJob(service);
+      const { submission }: any = await (await uploadPng(service, job, makePng({ width: 300, height: 300 }))).json();
+      const token = submission.approval.url.split('/a/')[1];
+      const flat = pngSize(new Uint8Array(await (await service.fetch(`/a/${token}/flat.png`)).arrayBuffer()));
+      const worn = pngSize(new Uint8Array(await (await service.fetch(`/a/${token}/worn.png`)).arrayBuffer()));
+      expect(flat.width).toBeLessThanOrEqual(900);
+      expect(flat.width).toBeGreaterThan(850);
+      expect(Math.max(worn.width, worn.height)).toBeLessThanOrEqual(500);
+      const page = await (await service.fetch(`/a/${token}`)).text();
+      expect(page).toContain(`width="${flat.width}" height="${flat.height}"`);
+      expect(page).toContain(`width="${worn.width}" height="${worn.height}"`);
     } finally {
       await service.close();
       removeDir(service.dir);
