@@ -84,7 +84,7 @@ const atV =
  * gives one ring whose pieces of a concave ring are joined along the box's sides; those joins
  * run both ways over the same line, which an even-odd fill never sees.
  */
-export function clipRing(ring: Ring, u0: number, u1: number, widthMm: number): number[] {
+export function clipRing(ring: Ring, u0: number, u1: number, widthMm: number): ArrayLike<number> {
   let minU = Infinity;
   let maxU = -Infinity;
   let minV = Infinity;
@@ -96,6 +96,7 @@ export function clipRing(ring: Ring, u0: number, u1: number, widthMm: number): n
     maxV = Math.max(maxV, ring[i + 1]!);
   }
   if (maxU <= u0 || minU >= u1) return [];
+  if (minU >= u0 && maxU <= u1 && minV >= 0 && maxV <= widthMm) return ring;
   let out = Array.from(ring);
   if (minU < u0) out = clipSide(out, (x) => x >= u0, atU(u0));
   if (maxU > u1) out = clipSide(out, (x) => x <= u1, atU(u1));
@@ -130,16 +131,14 @@ export async function bentPath(
   maxArc: number,
   pace: Pace,
 ): Promise<string> {
-  const { pxPerMm: s, cx, cy, elevation, radiusMm: neutral, gapAzimuth } = bend.layout;
+  const { pxPerMm: s, cx, cy, elevation, radiusMm: neutral } = bend.layout;
   const cosE = Math.cos(elevation);
   const sinE = Math.sin(elevation);
   const halfWidth = bend.widthMm / 2;
   const maxStep = neutral * maxArc;
-  const theta0 = gapAzimuth - Math.PI - bend.lengthMm / 2 / neutral;
   const d = new PathData();
-  const x = (u: number) => cx + s * radiusMm * Math.sin(theta0 + u / neutral);
-  const y = (u: number, v: number) =>
-    cy + s * ((v - halfWidth) * cosE + radiusMm * Math.cos(theta0 + u / neutral) * sinE);
+  const x = (u: number) => cx + s * radiusMm * Math.sin(azimuth(bend, u));
+  const y = (u: number, v: number) => cy + s * ((v - halfWidth) * cosE + radiusMm * Math.cos(azimuth(bend, u)) * sinE);
   for (let r = 0; r < rings.length; r++) {
     if (r % RINGS_PER_PACE === 0) await pace();
     const ring = rings[r]!;
