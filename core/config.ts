@@ -92,6 +92,35 @@ export const configSchema = z.strictObject({
      */
     declineReasonMaxChars: z.number().int().min(1).max(1000),
   }),
+  /**
+   * The pictures of the piece on the people's pages (`/a/{token}/flat.png`, `/worn.png`, and the
+   * same under `/designs/{id}`): drawn from the stored cutting SVG on request, kept in a small
+   * cache. Not part of the agent contract.
+   */
+  pictures: z.strictObject({
+    /** The flat blank with its millimetre ruler and width mark. */
+    flat: z.strictObject({
+      maxWidthPx: z.number().int().min(400).max(4000),
+      maxHeightPx: z.number().int().min(300).max(4000),
+      marginPx: z.number().int().nonnegative(),
+      /** Height of the ruler's digits: readable when a phone shrinks the picture to its column. */
+      labelCapPx: z.number().int().min(8).max(200),
+    }),
+    /** The piece bent round as worn (the cuff with its gap, the ring closed), seen from above at an angle. */
+    worn: z.strictObject({
+      maxWidthPx: z.number().int().min(300).max(4000),
+      maxHeightPx: z.number().int().min(300).max(4000),
+      marginPx: z.number().int().nonnegative(),
+      /** How far above the piece's middle plane the eye is: 0 side on, 90 straight down the axis. */
+      elevationDeg: z.number().min(10).max(70),
+      /** Where the cuff's gap faces: 180 straight away from the eye (seen over the near rim), 90 to the right. */
+      gapAzimuthDeg: z.number().min(0).max(360),
+    }),
+    /** Rendered pictures kept in memory, least recently used dropped first; 0 keeps none. */
+    cacheBytes: count,
+    /** Pictures drawn at once; more requests wait their turn (each draw uses one of sharp's threads). */
+    concurrentRenders: z.number().int().positive(),
+  }),
   /** Streamable HTTP MCP sessions (held in the process); not part of the agent contract. */
   mcp: z.strictObject({
     maxSessions: z.number().int().positive(),
@@ -201,6 +230,12 @@ export const defaultConfig: Config = {
     sessionTtlDays: 30,
     minPasswordLength: 8,
     declineReasonMaxChars: 500,
+  },
+  pictures: {
+    flat: { maxWidthPx: 2000, maxHeightPx: 1400, marginPx: 40, labelCapPx: 56 },
+    worn: { maxWidthPx: 1600, maxHeightPx: 1600, marginPx: 40, elevationDeg: 30, gapAzimuthDeg: 180 },
+    cacheBytes: 24_000_000,
+    concurrentRenders: 2,
   },
   mcp: {
     maxSessions: 1000,

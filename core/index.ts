@@ -22,6 +22,9 @@ import { createInFlight } from './maintenance/in-flight.ts';
 import { sweep, type SweepReport } from './maintenance/sweeper.ts';
 import { createRateLimiter } from './limits/rate-limiter.ts';
 import type { RateLimitObserver, RateLimitReport } from './limits/rate-report.ts';
+import { createPictureCache } from './piece-pictures/cache.ts';
+import type { PictureKind } from './piece-pictures/layout.ts';
+import { approvalPiecePicture, designPiecePicture } from './piece-pictures/serve.ts';
 import type { Result } from './result.ts';
 import { loadSecretBox } from './secret-box.ts';
 import { readFindingsPicture } from './submissions/read-picture.ts';
@@ -66,6 +69,11 @@ export interface Core {
   approvalByToken(token: string): Promise<ApprovalView | undefined>;
   /** The changes picture of the submission a live link shows; undefined when it has none to show. */
   approvalChangesPicture(token: string): Promise<Buffer | undefined>;
+  /**
+   * A picture of the piece a live link shows (PNG): `flat`, the blank with a millimetre ruler, or
+   * `worn`, bent round as worn; undefined for unknown, cancelled or expired links.
+   */
+  approvalPiecePicture(token: string, kind: PictureKind): Promise<Buffer | undefined>;
   adopt(
     token: string,
     submissionNo: unknown,
@@ -85,6 +93,8 @@ export interface Core {
   designForAccount(designId: string, accountId: string): Promise<DesignView | undefined>;
   /** The signed-in person's designs, newest first. */
   designsOfAccount(accountId: string): Promise<DesignSummary[]>;
+  /** A picture of the account's own design, as `approvalPiecePicture`; undefined for anyone else's. */
+  designPiecePicture(designId: string, accountId: string, kind: PictureKind): Promise<Buffer | undefined>;
   /**
    * MCP job state: keeps a job's secret server-side (encrypted) under a random handle, good until
    * the job expires; `sessionKey` (a 2025-11-25 session's) also lets that session name it by id.
@@ -107,6 +117,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const deps: CoreDeps = { ...options, keyedHash, secretBox, limiter };
   const uploads = createInFlight();
   const svgRenderer = createSvgRenderer({ concurrency: options.config.svg.concurrentRenders });
+  const pictures = createPictureCache({
+    maxBytes: options.config.pictures.cacheBytes,
+    concurrency: options.config.pictures.concurrentRenders,
+  });
   return {
     config: options.config,
     urls: options.urls,
@@ -123,6 +137,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     readFindingsPicture: (job, no) => readFindingsPicture(deps, job, no),
     approvalByToken: (token) => approvalByToken(deps, token),
     approvalChangesPicture: (token) => approvalChangesPicture(deps, token),
+    approvalPiecePicture: (token, kind) => approvalPiecePicture(deps, pictures, token, kind),
     adopt: (token, submissionNo, accountId, onRateLimit) => adopt(deps, token, submissionNo, accountId, onRateLimit),
     decline: (token, reason) => decline(deps, token, reason),
     signUp: (input) => signUp(deps, input),
@@ -131,6 +146,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     sessionAccount: (token) => sessionAccount(deps, token),
     designForAccount: (designId, accountId) => designForAccount(deps, designId, accountId),
     designsOfAccount: (accountId) => designsOfAccount(deps, accountId),
+    designPiecePicture: (designId, accountId, kind) => designPiecePicture(deps, pictures, designId, accountId, kind),
     rememberAgentJob: (sessionKey, jobId, jobSecret) => rememberAgentJob(deps, { sessionKey, jobId, jobSecret }),
     resolveAgentJob: (scope, ref) => resolveAgentJob(deps, scope, ref),
     admitAgentSession: (clientAddress) => limiter.mcpSession(clientAddress),
@@ -140,6 +156,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
 }
 
 export type {
+  PictureKind,
   SubmissionAnswer,
   OpenJobResult,
   AgentJob,

@@ -5,6 +5,7 @@ import type { WornSize } from '../core/jobs/worn-size.ts';
 import { formatGrams, formatMm, formatNumber, formatPrice } from './format.ts';
 import { escapeHtml } from './html.ts';
 import { sizeWords } from './size-text.ts';
+import { piecePicturesSection, type PiecePictures } from './piece-pictures.ts';
 import { he } from './strings.ts';
 
 /** What the approval page and the design page both show about a piece. */
@@ -12,7 +13,8 @@ export interface PieceFacts {
   productType: ProductType;
   geometry: Geometry;
   price: Price;
-  previewSvg: string;
+  /** The piece's pictures (`flat.png`, `worn.png`) where the page serves them. */
+  pictures: PiecePictures;
   thicknessMm: number;
   submissionNo?: number;
   /** The size in a person's terms. */
@@ -22,24 +24,6 @@ export interface PieceFacts {
 /** `172.3 × 20 מ״מ`: length by width, as the strip is cut. */
 export const dimensionsText = (geometry: Geometry): string =>
   he.facts.dimensionsValue(formatNumber(geometry.lengthMm), formatNumber(geometry.widthMm), he.units.mm);
-
-/**
- * The stored preview SVG as an image: base64 in a `data:` URL, so no markup from storage ever
- * enters the page's DOM (and an SVG inside `<img>` runs no script whatever it holds).
- */
-export function previewImage(svg: string, alt: string): string {
-  const src = `data:image/svg+xml;base64,${Buffer.from(svg, 'utf8').toString('base64')}`;
-  return `<img src="${escapeHtml(src)}" alt="${escapeHtml(alt)}">`;
-}
-
-export function previewSection(facts: PieceFacts): string {
-  const alt = he.preview.alt(he.products[facts.productType], dimensionsText(facts.geometry));
-  return `<section class="card" aria-labelledby="preview-heading">
-<h2 id="preview-heading">${escapeHtml(he.preview.heading)}</h2>
-<div class="preview-frame">${previewImage(facts.previewSvg, alt)}</div>
-<p class="hint">${escapeHtml(he.preview.note)}</p>
-</section>`;
-}
 
 const row = (term: string, value: string, className?: string): string => {
   const cls = className ? ` class="${className}"` : '';
@@ -76,9 +60,9 @@ ${price.vatIncluded ? `<p class="hint">${escapeHtml(he.price.vatIncluded)}</p>` 
 </section>`;
 }
 
-/** Preview on top (then `afterPreview`, already escaped), then the facts and the price side by side on a wide screen. */
+/** The pictures on top (then `afterPreview`, already escaped), then the facts and the price side by side on a wide screen. */
 export const pieceSections = (facts: PieceFacts, afterPreview = ''): string =>
-  `${previewSection(facts)}
+  `${piecePicturesSection(facts)}
 ${afterPreview}<div class="grid">
 ${factsSection(facts)}
 ${priceSection(facts.price)}

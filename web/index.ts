@@ -8,6 +8,7 @@ import { approvalDeclineSubmit } from './pages/approval-decline.ts';
 import { approveConfirmRoute } from './pages/approve-confirm.ts';
 import { designCutouts, designPage } from './pages/design.ts';
 import { homeRoute } from './pages/home.ts';
+import { approvalPictureRoute, designPictureRoute } from './piece-pictures.ts';
 import { notFoundPage } from './pages/not-found.ts';
 import { tooLargePage } from './pages/refused.ts';
 import { serverErrorPage } from './pages/server-error.ts';
@@ -34,6 +35,8 @@ export function registerWebRoutes(app: Hono, core: Core, options: WebOptions): v
   app.get('/a/:token/changes.png', (c) => approvalChangesRoute(c, web));
   app.post('/a/:token/decline', form, (c) => approvalDeclineSubmit(c, web));
   app.get('/a/:token/approve', (c) => approveConfirmRoute(c, web));
+  app.get('/a/:token/flat.png', (c) => approvalPictureRoute(c, web, 'flat'));
+  app.get('/a/:token/worn.png', (c) => approvalPictureRoute(c, web, 'worn'));
   app.get('/signin', (c) => signInPage(c, web));
   app.post('/signin', form, (c) => signInSubmit(c, web));
   app.get('/signup', (c) => signUpPage(c, web));
@@ -41,6 +44,8 @@ export function registerWebRoutes(app: Hono, core: Core, options: WebOptions): v
   app.post('/signout', form, (c) => signOutSubmit(c, web));
   app.get('/designs/:designId', (c) => designPage(c, web));
   app.get('/designs/:designId/cutouts.svg', (c) => designCutouts(c, web));
+  app.get('/designs/:designId/flat.png', (c) => designPictureRoute(c, web, 'flat'));
+  app.get('/designs/:designId/worn.png', (c) => designPictureRoute(c, web, 'worn'));
 }
 
 export type { WebOptions };

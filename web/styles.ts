@@ -28,8 +28,6 @@ p{margin:0 0 .75rem}
 .hint{color:#555;font-size:.95rem}
 .card{background:#fff;border:1px solid #e6dfd3;border-radius:12px;padding:1.25rem;margin-block-start:1rem}
 .card> :last-child{margin-block-end:0}
-.preview-frame{background:#f3efe8;border-radius:8px;padding:clamp(.75rem,4vw,2rem);margin-block-end:.75rem}
-.preview-frame img{display:block;width:100%;height:auto;max-height:55vh;object-fit:contain}
 .changes-frame{display:block;background:#fff;border:1px solid #e6dfd3;border-radius:8px;overflow:hidden;margin-block-end:.5rem}
 .changes-frame img{display:block;width:100%;height:auto}
 .changes{margin:0;padding-inline-start:1.5rem}
@@ -79,4 +77,9 @@ html{scroll-padding-block-end:9rem}
 .field textarea{display:block;width:100%;min-height:7.5rem;padding:.6rem .75rem;border:1px solid #8a8378;border-radius:8px;background:#fff;color:#1d1d1f;font:inherit;resize:vertical}
 .field textarea[aria-invalid="true"]{border:2px solid #b3261e}
 .decline-text{display:block;margin-block-start:.3rem;padding-inline-start:.75rem;border-inline-start:3px solid #e6dfd3;white-space:pre-line;overflow-wrap:anywhere}
+.piece-figure{margin:0 0 1rem}
+.piece-frame{display:block;background:#f3efe8;border-radius:8px;overflow:hidden}
+.piece-frame img{display:block;width:100%;height:auto;max-height:80vh;object-fit:contain}
+.piece-figure.worn .piece-frame{max-width:30rem;margin-inline:auto}
+.piece-figure figcaption{color:#555;font-size:.95rem;margin-block-start:.5rem;text-align:center}
 `;

@@ -13,7 +13,7 @@ import { renderFindingsPicture } from '../submissions/findings-picture/render.ts
 import { engineChanges, pictureInput } from '../submissions/read-picture.ts';
 import type { SizeInput } from '../contract/create-job.ts';
 import { storedDeclineReason, type DeclineReason } from './decline-reason.ts';
-import type { ApprovalView } from './types.ts';
+import type { ApprovalView, Wear } from './types.ts';
 import { wearOf } from './wear.ts';
 
 const noSuchLink = (): CoreError => coreError('NOT_FOUND', { message: 'No such approval link.' });
@@ -49,6 +49,7 @@ export async function approvalByToken(deps: CoreDeps, token: string): Promise<Ap
   const link = await liveLink(deps, token);
   if (!link) return undefined;
   const { job, status, submission } = link;
+  const wear: Wear = { sizeInput: job.sizeInput as SizeInput, gapMm: job.gapMm, thicknessMm: job.thicknessMm };
   const view: ApprovalView = {
     token,
     status: job.approvalStatus,
@@ -58,12 +59,7 @@ export async function approvalByToken(deps: CoreDeps, token: string): Promise<Ap
     price: job.price as Price,
     previewSvg: link.previewSvg,
     expiresAt: job.expiresAt,
-    ...wearOf(
-      { sizeInput: job.sizeInput as SizeInput, gapMm: job.gapMm, thicknessMm: job.thicknessMm },
-      job.productType,
-      submission.geometry as Geometry,
-      deps,
-    ),
+    ...wearOf(wear, job.productType, submission.geometry as Geometry, deps),
     ...engineChanges(submission, deps.config),
   };
   if (job.approvalStatus === 'declined') view.declineReason = storedDeclineReason(job.declineReason);

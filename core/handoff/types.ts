@@ -5,6 +5,10 @@ import type { SizeInput } from '../contract/create-job.ts';
 import type { WornSize } from '../jobs/worn-size.ts';
 import type { EngineNote } from '../submissions/read-picture.ts';
 import type { DeclineReason } from './decline-reason.ts';
+import type { PictureKind, PictureSize } from '../piece-pictures/layout.ts';
+
+/** The pixel sizes of the piece's pictures (`flat.png`, `worn.png`), for the page's `<img>` tags. */
+export type PiecePictureSizes = Record<PictureKind, PictureSize>;
 
 /** How the piece is worn: the size the agent asked for, the cuff's gap, the metal's thickness. */
 export interface Wear {
@@ -31,6 +35,7 @@ export interface ApprovalView {
   declineReason?: DeclineReason | null;
   /** The size in a person's terms (wrist or ring size), from `wear` and the sizing rules. */
   worn: WornSize;
+  pictures: PiecePictureSizes;
   /** Set once approved: who approved it, to send that person to their design. */
   approvedBy?: { accountId: string; designId: string };
   /** The submission's warnings, numbered as the findings picture numbers them. */
@@ -52,6 +57,7 @@ export interface DesignView {
   cutoutsSvg: string;
   wear: Wear;
   worn: WornSize;
+  pictures: PiecePictureSizes;
   createdAt: number;
 }
 

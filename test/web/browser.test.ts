@@ -100,6 +100,12 @@ describe.skipIf(!hasChromium)(browserTitle('the people’s pages in a real Chrom
     expect(await page.getAttribute('html', 'dir')).toBe('rtl');
     expect(await page.evaluate(() => getComputedStyle(document.body).direction)).toBe('rtl');
     expect(await heading()).toBe(he.approval.pendingHeading);
+    const text = await page.locator('main').innerText();
+    for (const expected of ['צמיד', 'מ״מ', '₪', he.price.total, he.approval.decisionHeading]) {
+      expect(text).toContain(expected);
+    }
+    const preview = page.locator('.piece-figure.worn img');
+    expect(await preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     expect(await page.locator('svg').count()).toBe(0);
 
     // The first Tab reaches the skip link, which shows a focus ring.

@@ -69,7 +69,7 @@ describe.skipIf(!hasChromium)(browserTitle('what the engine changed, on the appr
       expect(await lines.nth(i).getAttribute('value')).toBe(String(i + 1));
       expect(await lines.nth(i).innerText()).toContain(he.changes.lines[code]);
     }
-    const previewBox = await page.locator('.preview-frame').boundingBox();
+    const previewBox = await page.locator('.piece-figure.flat').boundingBox();
     const pictureBox = await picture.boundingBox();
     expect(pictureBox!.y).toBeGreaterThan(previewBox!.y + previewBox!.height);
 

@@ -25,6 +25,7 @@ function view(overrides: Partial<ApprovalView> = {}): ApprovalView {
     expiresAt: Date.UTC(2026, 10, 29, 12, 0, 0),
     wear: { sizeInput: { wristMm: 160 }, gapMm: 25, thicknessMm: 1.5 },
     worn: { product: 'bracelet', wristMm: 160, fit: 'comfort', gapMm: 25, fromLength: false },
+    pictures: { flat: { width: 2000, height: 420 }, worn: { width: 1600, height: 1403 } },
     notes: [],
     changesPicture: false,
     ...overrides,
@@ -57,7 +58,7 @@ describe('the changes section (hand-made views)', () => {
       ['3', 'OPENING_REMOVED', `${he.changes.lines.OPENING_REMOVED} ${he.changes.places('4')}`],
     ]);
     expect(html).toContain('<img src="/a/abcDEF234xyz/changes.png"');
-    expect(html.indexOf('preview-heading')).toBeLessThan(html.indexOf('changes-heading'));
+    expect(html.indexOf('pictures-heading')).toBeLessThan(html.indexOf('changes-heading'));
     expect(html.indexOf('changes-heading')).toBeLessThan(html.indexOf('facts-heading'));
   });
 

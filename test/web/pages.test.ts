@@ -43,12 +43,23 @@ function expectPageHeaders(response: Response, referrerPolicy = 'no-referrer'): 
   expect(response.headers.get('cache-control')).toBe('no-store');
 }
 
-/** The data: URL of the page's preview image, decoded. */
-function previewOf(html: string): string {
-  const match = /<img src="data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)"/.exec(html);
-  expect(match, 'preview image').not.toBeNull();
-  return Buffer.from(match![1]!, 'base64').toString('utf8');
+/** The page's pictures of the piece: each `<img>` inside its full-size link, in page order. */
+function picturesOf(html: string): { href: string; src: string; width: number; height: number; alt: string }[] {
+  return [
+    ...html.matchAll(
+      /<a class="piece-frame" href="([^"]*)"><img src="([^"]*)" width="(\d+)" height="(\d+)" alt="([^"]*)"/g,
+    ),
+  ].map(([, href, src, width, height, alt]) => ({
+    href: href!,
+    src: src!,
+    width: Number(width),
+    height: Number(height),
+    alt: alt!,
+  }));
 }
+
+/** Width and height from a PNG's IHDR. */
+const pngSize = (png: Buffer) => ({ width: png.readUInt32BE(16), height: png.readUInt32BE(20) });
 
 const geometry = {
   lengthMm: 172.3,
@@ -73,6 +84,7 @@ function approvalView(overrides: Partial<ApprovalView> = {}): ApprovalView {
     expiresAt: Date.UTC(2026, 10, 29, 12, 0, 0),
     wear: { sizeInput: { wristMm: 160 }, gapMm: 25, thicknessMm: 1.5 },
     worn: { product: 'bracelet', wristMm: 160, fit: 'comfort', gapMm: 25, fromLength: false },
+    pictures: { flat: { width: 2000, height: 420 }, worn: { width: 1600, height: 1403 } },
     notes: [],
     changesPicture: false,
     ...overrides,
@@ -108,12 +120,51 @@ describe('page rendering (hand-made views)', () => {
     expect(html).toContain('href="/signin?next=%2Fa%2FabcDEF234xyz"');
   });
 
-  it('the stored preview enters only as a base64 image, never as markup', () => {
+  it('shows the piece as worn and flat: images the link serves, sized, with Hebrew alt texts that give the dimensions', () => {
     const view = approvalView();
     const html = renderApprovalPage({ view, viewer: undefined, thicknessMm: 1.5, declineReasonMaxChars: 500 });
     expectNoInjectedMarkup(html);
-    expect(previewOf(html)).toBe(view.previewSvg);
-    expect(html).toMatch(/alt="תצוגה מקדימה של העיצוב: צמיד, 172.3 × 20 מ״מ"/);
+    expect(html).not.toContain('data:image');
+    expect(picturesOf(html)).toEqual([
+      {
+        href: '/a/abcDEF234xyz/worn.png',
+        src: '/a/abcDEF234xyz/worn.png',
+        width: 1600,
+        height: 1403,
+        alt: he.pictures.worn.bracelet.alt('172.3 מ״מ', '20 מ״מ', '25 מ״מ'),
+      },
+      {
+        href: '/a/abcDEF234xyz/flat.png',
+        src: '/a/abcDEF234xyz/flat.png',
+        width: 2000,
+        height: 420,
+        alt: he.pictures.flat.alt('172.3 × 20 מ״מ'),
+      },
+    ]);
+    expect(html).toContain(he.pictures.worn.bracelet.caption('25 מ״מ'));
+    expect(html).toContain(he.pictures.enlarge);
+    // The pictures come first, then what the page says about the piece.
+    expect(html.indexOf('pictures-heading')).toBeLessThan(html.indexOf('facts-heading'));
+  });
+
+  it('a ring is shown closed, and a hostile token stays inside its picture addresses', () => {
+    const html = renderApprovalPage({
+      view: approvalView({
+        productType: 'ring',
+        token: HOSTILE,
+        wear: { sizeInput: { usRingSize: 7 }, gapMm: 0, thicknessMm: 1.5 },
+        worn: { product: 'ring', usRingSize: 7, innerDiameterMm: 17.3, fromLength: false },
+      }),
+      viewer: undefined,
+      thicknessMm: 1.5,
+      declineReasonMaxChars: 500,
+    });
+    expectNoInjectedMarkup(html);
+    const [worn, flat] = picturesOf(html);
+    expect(worn!.src).toBe(`/a/${encodeURIComponent(HOSTILE)}/worn.png`);
+    expect(flat!.src).toBe(`/a/${encodeURIComponent(HOSTILE)}/flat.png`);
+    expect(worn!.alt).toBe(he.pictures.worn.ring.alt('172.3 מ״מ', '20 מ״מ'));
+    expect(html).toContain(he.pictures.worn.ring.caption);
   });
 
   it('a ring reads טבעת and a non-integer price keeps its agorot', () => {
@@ -192,12 +243,17 @@ describe('page rendering (hand-made views)', () => {
       cutoutsSvg: '<svg/>',
       wear: { sizeInput: { usRingSize: 7 }, gapMm: 0, thicknessMm: 1.5 },
       worn: { product: 'ring', usRingSize: 7, innerDiameterMm: 17.3, fromLength: false },
+      pictures: { flat: { width: 2000, height: 420 }, worn: { width: 1600, height: 1473 } },
       createdAt: Date.UTC(2026, 10, 22, 12, 0, 0),
     };
     const html = renderDesignPage({ design, viewer, thicknessMm: 1.5 });
     expectHebrewPage(html);
     expect(html).toContain(he.design.heading('טבעת'));
     expect(html).toContain('href="/designs/d-1/cutouts.svg" download');
+    expect(picturesOf(html).map(({ src, width, height }) => [src, width, height])).toEqual([
+      ['/designs/d-1/worn.png', 1600, 1473],
+      ['/designs/d-1/flat.png', 2000, 420],
+    ]);
     expect(html).toContain('22 בנובמבר 2026');
     expectNoInjectedMarkup(html);
   });
@@ -276,8 +332,18 @@ describe('pages through the app', () => {
     expect(html).toContain(formatPrice(job.submission.price.total, 'ILS'));
     expect(html).toContain(`href="/a/${job.token}/approve?n=1"`);
     expect(html).toContain(`action="/a/${job.token}/decline"`);
-    const stored = await service.api(`/jobs/${job.id}/submissions/1/preview.svg`, { headers: bearer(job.secret) });
-    expect(previewOf(html)).toBe(await stored.text());
+    // The pictures' sizes on the page are the served pictures' own.
+    const pictures = picturesOf(html);
+    expect(pictures.map((p) => p.src)).toEqual([`/a/${job.token}/worn.png`, `/a/${job.token}/flat.png`]);
+    for (const picture of pictures) {
+      const served = await get(picture.src);
+      expect(served.status).toBe(200);
+      expect(served.headers.get('content-type')).toBe('image/png');
+      expect(pngSize(Buffer.from(await served.arrayBuffer()))).toEqual({
+        width: picture.width,
+        height: picture.height,
+      });
+    }
     expectNoInjectedMarkup(html);
   });
 

@@ -3,6 +3,7 @@ import type { ApprovalView } from '../../core/handoff/types.ts';
 import type { Web } from '../context.ts';
 import { formatDateTime, formatPrice } from '../format.ts';
 import { pieceSections } from '../fragments.ts';
+import { approvalPictures } from '../piece-pictures.ts';
 import { escapeHtml, htmlResponse, page, type Viewer } from '../html.ts';
 import { nextStepsSection } from '../next-steps.ts';
 import { readSession } from '../session.ts';
@@ -79,7 +80,7 @@ export function renderApprovalPage({
       productType: view.productType,
       geometry: view.geometry,
       price: view.price,
-      previewSvg: view.previewSvg,
+      pictures: approvalPictures(view),
       thicknessMm,
       submissionNo: view.submissionNo,
       worn: view.worn,

@@ -3,6 +3,7 @@ import type { DesignView } from '../../core/handoff/types.ts';
 import type { Web } from '../context.ts';
 import { formatDateTime } from '../format.ts';
 import { pieceSections } from '../fragments.ts';
+import { designPictures } from '../piece-pictures.ts';
 import { escapeHtml, htmlResponse, page, seeOther, type Viewer } from '../html.ts';
 import { readSession } from '../session.ts';
 import { nextStepsSection } from '../next-steps.ts';
@@ -29,7 +30,7 @@ export function renderDesignPage({ design, viewer, thicknessMm }: DesignPageInpu
     body: `<h1>${escapeHtml(he.design.heading(he.products[design.productType]))}</h1>
 <p class="lead">${escapeHtml(he.design.saved)} ${escapeHtml(he.design.created(formatDateTime(design.createdAt)))}</p>
 ${nextStepsSection(design.price)}
-${pieceSections({ productType: design.productType, geometry: design.geometry, price: design.price, previewSvg: design.previewSvg, thicknessMm, worn: design.worn })}
+${pieceSections({ productType: design.productType, geometry: design.geometry, price: design.price, pictures: designPictures(design), thicknessMm, worn: design.worn })}
 <section class="card" aria-labelledby="file-heading">
 <h2 id="file-heading">${escapeHtml(he.design.fileHeading)}</h2>
 <p>${escapeHtml(he.design.fileBody)}</p>
