@@ -239,6 +239,7 @@ export const he = {
     signIn: 'כניסה לחשבון',
     signUp: 'פתיחת חשבון',
     summary: 'מה אתם מאשרים',
+    pictureAlt: (product: string) => `ה${product} שאתם מאשרים, כפי שייראה כשהוא נענד`,
   },
 
   accountFor: {

@@ -78,6 +78,7 @@ html{scroll-padding-block-end:9rem}
 .field textarea[aria-invalid="true"]{border:2px solid #b3261e}
 .decline-text{display:block;margin-block-start:.3rem;padding-inline-start:.75rem;border-inline-start:3px solid #e6dfd3;white-space:pre-line;overflow-wrap:anywhere}
 .piece-figure{margin:0 0 1rem}
+.confirm-picture img{display:block;width:100%;max-width:16rem;height:auto;margin-inline:auto;background:#f3efe8;border-radius:8px}
 .piece-frame{display:block;background:#f3efe8;border-radius:8px;overflow:hidden}
 .piece-frame img{display:block;width:100%;height:auto;max-height:80vh;object-fit:contain}
 .piece-figure.worn .piece-frame{max-width:30rem;margin-inline:auto}

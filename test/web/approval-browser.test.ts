@@ -1,8 +1,11 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { he } from '../../web/strings.ts';
 import { designFixture } from '../fixtures/pipeline/designs.ts';
 import {
+  ARTIFACTS,
   browserTitle,
   checkAndShoot,
   checkBothSizes,
@@ -64,6 +67,16 @@ describe.skipIf(!hasChromium)(browserTitle('the approval journey in a real Chrom
     return body.submission.approval.url;
   }
 
+  /** The page's two pictures as files in test/artifacts/, to look at at full size. */
+  async function keepPictures(page: Page, name: string): Promise<void> {
+    for (const kind of ['worn', 'flat']) {
+      const src = await page.locator(`.piece-figure.${kind} img`).getAttribute('src');
+      const response = await page.request.get(new URL(src!, web.site).href);
+      expect(response.headers()['content-type']).toBe('image/png');
+      writeFileSync(join(ARTIFACTS, `piece-${kind}-${name}.png`), await response.body());
+    }
+  }
+
   async function ringLink(): Promise<string> {
     const job = await openJob(web.service, { productType: 'ring', size: { usRingSize: 7 }, widthMm: 8 });
     const response = await uploadPng(web.service, job, await stripWithHoles(job.body.job.drawing, 9));
@@ -92,8 +105,18 @@ describe.skipIf(!hasChromium)(browserTitle('the approval journey in a real Chrom
       expect(main).toContain(he.size.wrist('160', he.size.fit.comfort));
       expect(main).toContain(he.size.cuff('25'));
       await page.evaluate(() => window.scrollTo(0, 0));
-      await page.screenshot({ path: 'test/artifacts/approval-phone-first-screen.png' });
+      await page.screenshot({ path: join(ARTIFACTS, 'approval-phone-first-screen.png') });
       await checkBothSizes(page, 'approval');
+      await keepPictures(page, 'bracelet');
+
+      // Tap to enlarge: the picture opens on its own, full size.
+      await page.locator('.piece-figure.worn a').click();
+      await page.waitForURL((u) => u.pathname.endsWith('/worn.png'));
+      const size = await page.evaluate(() => {
+        const img = document.querySelector('img');
+        return img ? { width: img.naturalWidth, height: img.naturalHeight } : undefined;
+      });
+      expect(size!.width).toBeGreaterThan(2 * PHONE.width);
     });
   });
 
@@ -105,6 +128,7 @@ describe.skipIf(!hasChromium)(browserTitle('the approval journey in a real Chrom
       expect(main).toContain(he.size.ring('7', '17.3'));
       expect(main).toContain(he.size.closedRing);
       await checkBothSizes(page, 'approval-ring');
+      await keepPictures(page, 'ring');
     });
   });
 

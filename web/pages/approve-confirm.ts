@@ -9,8 +9,16 @@ import { readSession } from '../session.ts';
 import { sizeWords } from '../size-text.ts';
 import { he } from '../strings.ts';
 import { approvalPath, confirmPath } from '../paths.ts';
+import { approvalPictures } from '../piece-pictures.ts';
 import { notFoundPage } from './not-found.ts';
 import { unavailablePage } from './unavailable.ts';
+
+/** The piece as worn, small: what "the piece in the picture" refers to. */
+function wornThumbnail(view: ApprovalView): string {
+  const { worn } = approvalPictures(view);
+  const alt = he.confirm.pictureAlt(he.products[view.productType]);
+  return `<p class="confirm-picture"><img src="${escapeHtml(worn.src)}" width="${worn.width}" height="${worn.height}" alt="${escapeHtml(alt)}" decoding="async"></p>`;
+}
 
 export interface ConfirmPageInput {
   view: ApprovalView;
@@ -64,6 +72,7 @@ ${superseded}
 <p class="lead">${escapeHtml(he.confirm.intro(product, String(view.submissionNo)))}</p>
 <section class="card" aria-labelledby="summary-heading">
 <h2 id="summary-heading">${escapeHtml(he.confirm.summary)}</h2>
+${wornThumbnail(view)}
 ${summary}
 <p>${escapeHtml(he.confirm.locks)}</p>
 </section>
