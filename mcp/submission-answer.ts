@@ -14,7 +14,7 @@ import { markedPlaces, numberedFindings } from '../core/submissions/findings-pic
 /** What submit_design answers: the submission's outcome, in structure and in words. */
 
 const HEBREW_NOTE =
-  'The approval page is in Hebrew (right to left). Tell the person so: it shows the preview, the dimensions and the price, with buttons to approve or decline.';
+  'The approval page is in Hebrew (right to left). Tell the person so: it shows the piece as worn and flat with a millimetre ruler, its size in wrist or ring terms, what the engine changed and the price. Approving asks them to sign in or sign up on the way; declining can carry a reason, which check_approval reports.';
 
 export const submissionOutputSchema = z.object({
   jobId: z.string(),
