@@ -30,7 +30,3 @@ export async function requestAccount(
   const result = await readSession(c, core);
   return result.ok ? { ok: true, account: result.value } : { ok: false, error: result.error };
 }
-
-/** Where a form post lands: back on the approval page, with the refusal's code when there is one. */
-export const backToPage = (token: string, code?: string): string =>
-  `/a/${encodeURIComponent(token)}${code ? `?e=${encodeURIComponent(code)}` : ''}`;

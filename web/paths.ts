@@ -1,7 +1,8 @@
 /** Paths of the approval page and its steps, shared by the pages and the http adapter's redirects. */
 
-/** The approval page's own path. */
-export const approvalPath = (token: string): string => `/a/${encodeURIComponent(token)}`;
+/** The approval page's own path; with a refusal's code in `?e=` for the page to explain it. */
+export const approvalPath = (token: string, code?: string): string =>
+  `/a/${encodeURIComponent(token)}${code ? `?e=${encodeURIComponent(code)}` : ''}`;
 
 /** The confirmation step of an approval: the page that finishes it with one press. */
 export const confirmPath = (token: string, submissionNo: number): string =>

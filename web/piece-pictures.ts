@@ -8,6 +8,7 @@ import { formatMm, formatNumber } from './format.ts';
 import { escapeHtml, seeOther } from './html.ts';
 import { notFoundPage } from './pages/not-found.ts';
 import { unavailablePage } from './pages/unavailable.ts';
+import { approvalPath } from './paths.ts';
 import { readSession } from './session.ts';
 import { he } from './strings.ts';
 
@@ -32,7 +33,7 @@ function links(base: string, sizes: PiecePictureSizes, productType: ProductType,
 
 /** The pictures of the submission an approval link shows, served under the link itself. */
 export const approvalPictures = (view: ApprovalView): PiecePictures =>
-  links(`/a/${encodeURIComponent(view.token)}`, view.pictures, view.productType, view.wear.gapMm);
+  links(approvalPath(view.token), view.pictures, view.productType, view.wear.gapMm);
 
 /** The pictures of a person's design, served to its owner under the design's page. */
 export const designPictures = (design: DesignView): PiecePictures =>

@@ -41,7 +41,7 @@ export async function liveLink(deps: CoreDeps, token: string) {
   if (status === 'cancelled' || status === 'expired' || status === 'open') return undefined;
   const submission = await findSubmission(deps.db.orm, job.id, job.currentSubmissionNo);
   if (!submission || submission.status !== 'ready' || !submission.previewSvg || !submission.geometry) return undefined;
-  return { job: { ...job, approvalStatus: job.approvalStatus }, status, submission, previewSvg: submission.previewSvg };
+  return { job: { ...job, approvalStatus: job.approvalStatus }, status, submission };
 }
 
 /** The approval page's content, or nothing (the site's 404) for unknown, cancelled or expired links. */
@@ -57,7 +57,6 @@ export async function approvalByToken(deps: CoreDeps, token: string): Promise<Ap
     submissionNo: submission.no,
     geometry: submission.geometry as Geometry,
     price: job.price as Price,
-    previewSvg: link.previewSvg,
     expiresAt: job.expiresAt,
     ...wearOf(wear, job.productType, submission.geometry as Geometry, deps),
     ...engineChanges(submission, deps.config),

@@ -5,6 +5,7 @@ import type { Price } from '../contract/job.ts';
 import type { Geometry } from '../contract/submission.ts';
 import type { CoreDeps } from '../deps.ts';
 import type { DesignSummary, DesignView, Wear } from './types.ts';
+import { wornSize } from '../jobs/worn-size.ts';
 import { wearOf } from './wear.ts';
 
 type DesignRow = typeof designs.$inferSelect;
@@ -43,7 +44,6 @@ export async function designForAccount(
     productType: row.productType,
     geometry: row.geometry as Geometry,
     price: row.price as Price,
-    previewSvg: row.previewSvg,
     cutoutsSvg: row.cutoutsSvg,
     ...wearOf(designWear(row, deps), row.productType, row.geometry as Geometry, deps),
     createdAt: row.createdAt,
@@ -72,7 +72,10 @@ export async function designsOfAccount(deps: CoreDeps, accountId: string): Promi
     productType: row.productType,
     geometry: row.geometry as Geometry,
     price: row.price as Price,
-    worn: wearOf(designWear(row, deps), row.productType, row.geometry as Geometry, deps).worn,
+    worn: wornSize(
+      { productType: row.productType, lengthMm: (row.geometry as Geometry).lengthMm, ...designWear(row, deps) },
+      deps.config,
+    ),
     createdAt: row.createdAt,
   }));
 }

@@ -26,8 +26,6 @@ export interface ApprovalView {
   submissionNo: number;
   geometry: Geometry;
   price: Price;
-  /** The stored preview silhouette (self-contained SVG, role="img"). */
-  previewSvg: string;
   /** Milliseconds since the epoch: when the link stops working. */
   expiresAt: number;
   wear: Wear;
@@ -53,7 +51,6 @@ export interface DesignView {
   productType: ProductType;
   geometry: Geometry;
   price: Price;
-  previewSvg: string;
   cutoutsSvg: string;
   wear: Wear;
   worn: WornSize;

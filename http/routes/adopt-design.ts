@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { coreError, invalidRequest } from '../../core/errors.ts';
-import { backToPage, isFormPost, requestAccount } from '../handoff.ts';
+import { isFormPost, requestAccount } from '../handoff.ts';
 import { seeOther } from '../../web/html.ts';
-import { confirmPath } from '../../web/paths.ts';
+import { approvalPath, confirmPath } from '../../web/paths.ts';
 import { rateLimitListener } from '../rate-limit-headers.ts';
 import { readJsonText } from '../read-body.ts';
 import { defineRoute } from '../route.ts';
@@ -18,19 +18,19 @@ export const adoptDesign = defineRoute({
     const token = c.req.param('token') ?? '';
     const form = isFormPost(c);
     const session = await requestAccount(c, core);
-    if (!session.ok) return form ? seeOther(backToPage(token, session.error.code)) : errorResponse(session.error);
+    if (!session.ok) return form ? seeOther(approvalPath(token, session.error.code)) : errorResponse(session.error);
     if (!session.account) {
       if (form) return seeOther(await signInThenConfirm(c.req.raw, token));
       return errorResponse(coreError('ACCOUNT_REQUIRED'));
     }
     const submissionNo = form ? await formSubmissionNo(c.req.raw) : await jsonSubmissionNo(c.req.raw);
     if (!submissionNo.ok)
-      return form ? seeOther(backToPage(token, 'INVALID_REQUEST')) : errorResponse(submissionNo.error);
+      return form ? seeOther(approvalPath(token, 'INVALID_REQUEST')) : errorResponse(submissionNo.error);
     const rate = rateLimitListener();
     const result = await core.adopt(token, submissionNo.value, session.account.accountId, rate.observe);
     // A page's form post is a navigation: its 303 carries no rate-limit headers (the draft warns
     // that a low remaining count on a redirect can hold a client back from following it).
-    if (form) return seeOther(result.ok ? `/designs/${result.value.designId}` : backToPage(token, result.error.code));
+    if (form) return seeOther(result.ok ? `/designs/${result.value.designId}` : approvalPath(token, result.error.code));
     const headers = rate.headers();
     if (!result.ok) return errorResponse(result.error, headers);
     return json(result.value.created ? 201 : 200, { designId: result.value.designId }, headers);
@@ -43,7 +43,7 @@ export const adoptDesign = defineRoute({
  */
 async function signInThenConfirm(request: Request, token: string): Promise<string> {
   const submissionNo = await formSubmissionNo(request);
-  const next = submissionNo.ok ? confirmPath(token, submissionNo.value) : backToPage(token);
+  const next = submissionNo.ok ? confirmPath(token, submissionNo.value) : approvalPath(token);
   return `/signin?next=${encodeURIComponent(next)}`;
 }
 

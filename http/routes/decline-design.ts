@@ -1,4 +1,5 @@
-import { backToPage, isFormPost } from '../handoff.ts';
+import { isFormPost } from '../handoff.ts';
+import { approvalPath } from '../../web/paths.ts';
 import { seeOther } from '../../web/html.ts';
 import { defineRoute } from '../route.ts';
 import { errorResponse, json } from '../respond.ts';
@@ -10,7 +11,7 @@ export const declineDesign = defineRoute({
   async handle(c, { core }) {
     const token = c.req.param('token') ?? '';
     const result = await core.decline(token);
-    if (isFormPost(c)) return seeOther(backToPage(token, result.ok ? undefined : result.error.code));
+    if (isFormPost(c)) return seeOther(approvalPath(token, result.ok ? undefined : result.error.code));
     return result.ok ? json(200, { ok: true, status: 'declined' }) : errorResponse(result.error);
   },
 });

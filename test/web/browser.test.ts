@@ -13,7 +13,7 @@ import {
   startBrowserSite,
   type BrowserSite,
 } from '../helpers/browser.ts';
-import { openJob, uploadPng } from '../helpers/flows.ts';
+import { openJob, roomyRateLimits, uploadPng } from '../helpers/flows.ts';
 import { makePng } from '../helpers/png.ts';
 
 /** The request without its `Sec-Fetch-*` headers (Chromium adds them after any interception). */
@@ -23,7 +23,6 @@ function withoutFetchMetadata(request: Request): Request {
   return new Request(request, { headers });
 }
 
-const roomy = { limits: { globalSubmissionsPerMinute: 1000, submissionsPerHourPerIp: 1000, jobsPerHourPerIp: 1000 } };
 const PASSWORD = 'correct horse battery';
 
 /**
@@ -53,7 +52,7 @@ describe.skipIf(!hasChromium)(browserTitle('the people’s pages in a real Chrom
   beforeEach(async () => {
     posts = [];
     asOlderBrowser = false;
-    web = await startBrowserSite({ config: roomy }, (received) => {
+    web = await startBrowserSite({ config: { limits: roomyRateLimits } }, (received) => {
       const request = asOlderBrowser ? withoutFetchMetadata(received) : received;
       if (request.method === 'POST') posts.push({ path: new URL(request.url).pathname, headers: request.headers });
       return request;

@@ -21,7 +21,6 @@ function view(overrides: Partial<ApprovalView> = {}): ApprovalView {
     submissionNo: 2,
     geometry: { lengthMm: 155, widthMm: 20, drawnRatio: 7.75, stretch: 1, cuts: 6, openAreaPct: 3, estWeightGrams: 38 },
     price: { currency: 'ILS', base: 320, shipping: 30, total: 350, vatIncluded: true, note: 'n' },
-    previewSvg: '<svg xmlns="http://www.w3.org/2000/svg" role="img" viewBox="0 0 10 2"><path d="M0 0H10V2H0Z"/></svg>',
     expiresAt: Date.UTC(2026, 10, 29, 12, 0, 0),
     wear: { sizeInput: { wristMm: 160 }, gapMm: 25, thicknessMm: 1.5 },
     worn: { product: 'bracelet', wristMm: 160, fit: 'comfort', gapMm: 25, fromLength: false },

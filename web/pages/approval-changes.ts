@@ -3,6 +3,7 @@ import type { ApprovalView } from '../../core/handoff/types.ts';
 import type { Web } from '../context.ts';
 import { formatNumber } from '../format.ts';
 import { escapeHtml } from '../html.ts';
+import { approvalPath } from '../paths.ts';
 import { he } from '../strings.ts';
 import { notFoundPage } from './not-found.ts';
 
@@ -14,7 +15,7 @@ function lineText(code: string): string {
 }
 
 /** Where the page's changes picture is served: the link's own token is its only key. */
-export const changesPicturePath = (token: string): string => `/a/${encodeURIComponent(token)}/changes.png`;
+export const changesPicturePath = (token: string): string => `${approvalPath(token)}/changes.png`;
 
 /**
  * What the engine changed, below the preview: the changes picture (each repaired place before and

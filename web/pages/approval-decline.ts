@@ -2,13 +2,10 @@ import type { Context } from 'hono';
 import { parseDeclineReason } from '../../core/handoff/decline-reason.ts';
 import type { Web } from '../context.ts';
 import { seeOther } from '../html.ts';
+import { approvalPath } from '../paths.ts';
 import { formFields, isCrossSite } from '../request.ts';
 import { notFoundPage } from './not-found.ts';
 import { crossSitePage } from './refused.ts';
-
-/** Back to the approval page, with the refusal's code for the page to explain. */
-const backToPage = (token: string, code?: string): string =>
-  `/a/${encodeURIComponent(token)}${code ? `?e=${encodeURIComponent(code)}` : ''}`;
 
 /**
  * `POST /a/{token}/decline`: the approval page's own decline form, with the person's optional
@@ -28,7 +25,7 @@ export async function approvalDeclineSubmit(c: Context, web: Web): Promise<Respo
     { choice: fields.choice, text: fields.text },
     web.core.config.site.declineReasonMaxChars,
   );
-  if (!reason.ok) return seeOther(backToPage(token, reason.error.code));
+  if (!reason.ok) return seeOther(approvalPath(token, reason.error.code));
   const result = await web.core.decline(token, reason.value);
-  return seeOther(backToPage(token, result.ok ? undefined : result.error.code));
+  return seeOther(approvalPath(token, result.ok ? undefined : result.error.code));
 }
