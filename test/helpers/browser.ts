@@ -87,7 +87,7 @@ interface AxeViolation {
  * axe-core's audit of the page as it stands, run inside the page (injected through the DevTools
  * protocol, which the pages' strict CSP does not govern). Every rule axe runs by default; none may fail.
  */
-export async function expectAccessible(page: Page, name: string): Promise<void> {
+async function expectAccessible(page: Page, name: string): Promise<void> {
   const hasAxe = await page.evaluate(() => 'axe' in window);
   if (!hasAxe) await page.evaluate(axeSource);
   const violations = (await page.evaluate(async () => {
@@ -102,7 +102,7 @@ export async function expectAccessible(page: Page, name: string): Promise<void> 
 }
 
 /** Nothing may stick out sideways: the document is no wider than the viewport. */
-export async function expectNoSidewaysScroll(page: Page, name: string): Promise<void> {
+async function expectNoSidewaysScroll(page: Page, name: string): Promise<void> {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow, `${name}: horizontal overflow in px`).toBeLessThanOrEqual(0);
 }
