@@ -47,6 +47,12 @@ export const configSchema = z.strictObject({
     maxLongSidePx: z.number().int().positive(),
     maxPixels: z.number().int().positive(),
     cropAspect: range,
+    /**
+     * How far a drawing's ratio may be from the job's: within `keepWithin` (a share) the drawing's
+     * width is kept; up to `maxStretch` times (or 1/maxStretch) it is stretched along the length
+     * with a warning; beyond, refused. Messages quote these numbers.
+     */
+    proportion: z.strictObject({ keepWithin: z.number().positive().lt(1), maxStretch: z.number().gt(1) }),
     recommendedPixels: z.strictObject({ width: z.number().int().positive(), height: z.number().int().positive() }),
     canvasMarginPx: z.number().int().nonnegative(),
     rules: z.array(z.string()),
@@ -174,6 +180,7 @@ export const defaultConfig: Config = {
     maxLongSidePx: 8192,
     maxPixels: 24_000_000,
     cropAspect: { min: 0.439, max: 46.15 },
+    proportion: { keepWithin: 0.05, maxStretch: 1.5 },
     recommendedPixels: { width: 1536, height: 1024 },
     canvasMarginPx: 64,
     rules: [

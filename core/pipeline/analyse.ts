@@ -46,13 +46,7 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
     warnings.push(finding('DISCONNECTED_REGIONS', { count: regions.droppedRegions, share: regions.droppedShare }, ctx));
   }
 
-  const scaled = scaleToJob(
-    boxW,
-    boxH,
-    input,
-    { keepWithin: t.keepProportionWithin, maxStretch: t.maxStretch, cropAspect: image.cropAspect },
-    ctx,
-  );
+  const scaled = scaleToJob(boxW, boxH, input, { ...image.proportion, cropAspect: image.cropAspect }, ctx);
   warnings.push(...scaled.warnings);
   // A refused proportion still has its shapes checked, at the job's own length and width.
   if (scaled.error) errors.push(scaled.error);

@@ -6,8 +6,6 @@ export const pipelineTolerances = {
   maxWorkPixels: 12_000_000,
   /** Past this the neck check is skipped; with the bound above it never is. */
   neckCheckMaxPixels: 16_000_000,
-  keepProportionWithin: 0.05,
-  maxStretch: 1.5,
   droppedRegionsShare: 0.005,
   fineShare: 0.5,
   bridgeMm: 0.7,
