@@ -1,3 +1,5 @@
+import type { Config } from './config.ts';
+
 /**
  * The contract's error catalogue: 41 codes in catalogue order. Envelope codes carry their HTTP
  * status; finding codes are reported inside a submission's `validation` and have none.
@@ -67,10 +69,16 @@ interface EnvelopeEntry {
   retryAfterSec?: number;
 }
 
+/** Catalogue wording that states a configured number: a function of the live values, never a copy of a default. */
+interface QuotingEntry<From> {
+  status: number;
+  wording: (from: From) => { message: string; instruction: string };
+}
+
 const RETRY_LATER = 30;
 
 /** Default wording per envelope code; call sites override `message` where they know more. */
-const envelope: Partial<Record<ErrorCode, EnvelopeEntry>> = {
+const envelope: Partial<Record<Exclude<ErrorCode, QuotingCode>, EnvelopeEntry>> = {
   INVALID_FILE: {
     status: 400,
     message: 'The file is not a valid PNG (signature or IHDR header is wrong).',
@@ -82,33 +90,11 @@ const envelope: Partial<Record<ErrorCode, EnvelopeEntry>> = {
     instruction:
       'Set Content-Type: image/png and send the PNG bytes as the body, or send multipart/form-data with the file in a field named "image" typed image/png.',
   },
-  FILE_TOO_LARGE: {
-    status: 413,
-    message: 'The file is larger than 6,000,000 bytes.',
-    instruction:
-      'Re-export the PNG smaller: 1536x1024 pixels, flat black on white, 8-bit grey or palette, no alpha. Such a file is far below the limit.',
-  },
-  IMAGE_TOO_SMALL: {
-    status: 400,
-    message: 'The image is too small: its short side is under 256 pixels.',
-    instruction: 'Draw on a larger canvas: use job.drawing.recommendedPixels (1536x1024).',
-  },
-  IMAGE_TOO_LARGE: {
-    status: 400,
-    message: 'The image is too large: its long side is over 8192 pixels or it has more than 24 megapixels.',
-    instruction: 'Draw on a smaller canvas: use job.drawing.recommendedPixels (1536x1024).',
-  },
   LENGTH_OUT_OF_RANGE: {
     status: 400,
     message: "The blank length is outside the product's range.",
     instruction:
       'Choose a size whose blank length lies inside capabilities.products[productType].lengthRangeMm, or send size.lengthMm inside that range.',
-  },
-  WIDTH_OUT_OF_RANGE: {
-    status: 400,
-    message: "widthMm is outside the product's width range.",
-    instruction:
-      'Send a widthMm inside capabilities.products[productType].widthRangeMm and at least the blank length / 46.15.',
   },
   JOB_LOCKED: {
     status: 409,
@@ -126,12 +112,6 @@ const envelope: Partial<Record<ErrorCode, EnvelopeEntry>> = {
     status: 409,
     message: 'The job was cancelled.',
     instruction: 'Open a new job with POST /jobs to continue.',
-  },
-  TOO_MANY_SUBMISSIONS: {
-    status: 409,
-    message: 'All 10 counted submissions of this job are used.',
-    instruction:
-      'This job takes no more new images. Resending an image already answered still returns its stored outcome. For a new attempt, open a new job.',
   },
   IDEMPOTENCY_CONFLICT: {
     status: 409,
@@ -199,12 +179,100 @@ const envelope: Partial<Record<ErrorCode, EnvelopeEntry>> = {
   },
 };
 
+type ImageLimits = Config['image'];
+const canvas = (image: ImageLimits): string => `${image.recommendedPixels.width}x${image.recommendedPixels.height}`;
+const quoted = <From>(entry: QuotingEntry<From>) => entry;
+
+/**
+ * The codes whose default wording states a limit from the configuration (at the defaults, the
+ * contract's words). Built on each refusal from the values in force, so that a CONFIG_FILE which
+ * changes a limit changes what agents are told.
+ */
+const quoting = {
+  FILE_TOO_LARGE: quoted({
+    status: 413,
+    wording: (image: ImageLimits) => ({
+      message: `The file is larger than ${image.maxBytes.toLocaleString('en-US')} bytes.`,
+      instruction: `Re-export the PNG smaller: ${canvas(image)} pixels, flat black on white, 8-bit grey or palette, no alpha. Such a file is far below the limit.`,
+    }),
+  }),
+  IMAGE_TOO_SMALL: quoted({
+    status: 400,
+    wording: (image: ImageLimits) => ({
+      message: `The image is too small: its short side is under ${image.minShortSidePx} pixels.`,
+      instruction: `Draw on a larger canvas: use job.drawing.recommendedPixels (${canvas(image)}).`,
+    }),
+  }),
+  IMAGE_TOO_LARGE: quoted({
+    status: 400,
+    wording: (image: ImageLimits) => ({
+      message: `The image is too large: its long side is over ${image.maxLongSidePx} pixels or it has more than ${image.maxPixels / 1_000_000} megapixels.`,
+      instruction: `Draw on a smaller canvas: use job.drawing.recommendedPixels (${canvas(image)}).`,
+    }),
+  }),
+  WIDTH_OUT_OF_RANGE: quoted({
+    status: 400,
+    wording: (image: ImageLimits) => ({
+      message: "widthMm is outside the product's width range.",
+      instruction: `Send a widthMm inside capabilities.products[productType].widthRangeMm and at least the blank length / ${image.cropAspect.max}.`,
+    }),
+  }),
+  TOO_MANY_SUBMISSIONS: quoted({
+    status: 409,
+    wording: (limits: Config['limits']) => ({
+      message: `All ${limits.submissionsPerJob} counted submissions of this job are used.`,
+      instruction:
+        'This job takes no more new images. Resending an image already answered still returns its stored outcome. For a new attempt, open a new job.',
+    }),
+  }),
+};
+
+type Quoting = typeof quoting;
+/** A code whose default wording states a configured number: built with `configuredError`. */
+export type QuotingCode = keyof Quoting;
+/** The part of the configuration a quoting code's wording reads (`config.image` or `config.limits`). */
+export type QuotedConfig<C extends QuotingCode> = Parameters<Quoting[C]['wording']>[0];
+
 export type ErrorOverrides = Partial<Pick<CoreError, 'message' | 'agent_instruction' | 'retryAfterSec' | 'status'>>;
 
+const isQuoting = (code: ErrorCode): code is QuotingCode => code in quoting;
+
+/** The HTTP status an envelope code answers with; undefined for a finding code. */
+export const errorStatus = (code: ErrorCode): number | undefined =>
+  isQuoting(code) ? quoting[code].status : envelope[code]?.status;
+
 /** Builds the refusal for an envelope code with the catalogue's defaults. */
+export function coreError(code: Exclude<ErrorCode, QuotingCode>, overrides?: ErrorOverrides): CoreError;
+/** A quoting code whose caller gives all its words (the SVG refusals state their own limits). */
+export function coreError(
+  code: QuotingCode,
+  overrides: ErrorOverrides & Required<Pick<ErrorOverrides, 'message' | 'agent_instruction'>>,
+): CoreError;
 export function coreError(code: ErrorCode, overrides: ErrorOverrides = {}): CoreError {
+  if (isQuoting(code)) {
+    if (overrides.message === undefined || overrides.agent_instruction === undefined) {
+      throw new Error(`${code} states configured numbers: build it with configuredError`);
+    }
+    return build(code, { status: quoting[code].status, message: overrides.message }, overrides);
+  }
   const entry = envelope[code];
   if (!entry) throw new Error(`${code} is a finding code, not an envelope error`);
+  return build(code, entry, overrides);
+}
+
+/** Builds the refusal for a code whose wording states configured numbers, from the values in force. */
+export function configuredError<C extends QuotingCode>(
+  code: C,
+  from: QuotedConfig<C>,
+  overrides: ErrorOverrides = {},
+): CoreError {
+  // TypeScript cannot follow `C` from the entry to its own argument; the signature keeps them paired.
+  const entry = quoting[code] as QuotingEntry<QuotedConfig<C>>;
+  const { message, instruction } = entry.wording(from);
+  return build(code, { status: entry.status, message, instruction }, overrides);
+}
+
+function build(code: ErrorCode, entry: EnvelopeEntry, overrides: ErrorOverrides): CoreError {
   const retryAfterSec = overrides.retryAfterSec ?? entry.retryAfterSec;
   const error: CoreError = {
     code,

@@ -1,4 +1,5 @@
-import { coreError, invalidRequest, type CoreError } from '../core/errors.ts';
+import type { Config } from '../core/config.ts';
+import { configuredError, coreError, invalidRequest, type CoreError } from '../core/errors.ts';
 import { err, ok, type Result } from '../core/result.ts';
 
 /** Multipart framing (boundaries, part headers) allowed on top of the file's own size cap. */
@@ -44,8 +45,7 @@ export async function readCapped(
 
 const cutOff = (): CoreError => invalidRequest('The request body ended before its declared end.');
 
-const tooLarge = (maxBytes: number): CoreError =>
-  coreError('FILE_TOO_LARGE', { message: `The file is larger than ${maxBytes.toLocaleString('en-US')} bytes.` });
+const tooLarge = (image: Config['image']): CoreError => configuredError('FILE_TOO_LARGE', image);
 
 const declaredTooLarge = (request: Request, cap: number): boolean => {
   const length = Number(request.headers.get('content-length') ?? NaN);
@@ -56,17 +56,17 @@ const declaredTooLarge = (request: Request, cap: number): boolean => {
  * The uploaded PNG's bytes from a raw `image/png` body or the `image` part of a multipart body,
  * with the size cap enforced on Content-Length, on the stream and on the part.
  */
-export async function readUpload(request: Request, maxBytes: number): Promise<Result<Uint8Array>> {
+export async function readUpload(request: Request, image: Config['image']): Promise<Result<Uint8Array>> {
   const type = mediaType(request.headers.get('content-type'));
   if (type === 'image/png') {
-    if (declaredTooLarge(request, maxBytes)) return err(tooLarge(maxBytes));
-    const bytes = await readCapped(request.body, maxBytes);
-    if (bytes === 'too-large') return err(tooLarge(maxBytes));
+    if (declaredTooLarge(request, image.maxBytes)) return err(tooLarge(image));
+    const bytes = await readCapped(request.body, image.maxBytes);
+    if (bytes === 'too-large') return err(tooLarge(image));
     if (bytes === 'cut-off') return err(cutOff());
     if (bytes.byteLength === 0) return err(invalidRequest('The request body is empty; send the PNG bytes.'));
     return ok(bytes);
   }
-  if (type === 'multipart/form-data') return readMultipart(request, maxBytes);
+  if (type === 'multipart/form-data') return readMultipart(request, image);
   return err(
     coreError('UNSUPPORTED_FORMAT', {
       message: type
@@ -76,11 +76,11 @@ export async function readUpload(request: Request, maxBytes: number): Promise<Re
   );
 }
 
-async function readMultipart(request: Request, maxBytes: number): Promise<Result<Uint8Array>> {
-  const cap = maxBytes + MULTIPART_OVERHEAD_BYTES;
-  if (declaredTooLarge(request, cap)) return err(tooLarge(maxBytes));
+async function readMultipart(request: Request, image: Config['image']): Promise<Result<Uint8Array>> {
+  const cap = image.maxBytes + MULTIPART_OVERHEAD_BYTES;
+  if (declaredTooLarge(request, cap)) return err(tooLarge(image));
   const bytes = await readCapped(request.body, cap);
-  if (bytes === 'too-large') return err(tooLarge(maxBytes));
+  if (bytes === 'too-large') return err(tooLarge(image));
   if (bytes === 'cut-off') return err(cutOff());
   if (bytes.byteLength === 0)
     return err(invalidRequest('The request body is empty; send a multipart body with the file field "image".'));
@@ -104,7 +104,7 @@ async function readMultipart(request: Request, maxBytes: number): Promise<Result
       }),
     );
   }
-  if (part.size > maxBytes) return err(tooLarge(maxBytes));
+  if (part.size > image.maxBytes) return err(tooLarge(image));
   if (part.size === 0) return err(invalidRequest('The file field "image" is empty.'));
   return ok(new Uint8Array(await part.arrayBuffer()));
 }

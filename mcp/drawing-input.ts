@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
-import { coreError, invalidRequest, type CoreError } from '../core/errors.ts';
+import { configuredError, coreError, invalidRequest, type CoreError } from '../core/errors.ts';
 import type { Config } from '../core/config.ts';
 import { err, ok, type Result } from '../core/result.ts';
 import { svgDrawingRules } from '../core/submissions/svg-drawing.ts';
@@ -49,7 +49,7 @@ const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 export async function readDrawing(
   args: DrawingArgs,
   transport: McpContext['transport'],
-  maxBytes: number,
+  image: Config['image'],
   svgToPng: SvgToPng,
 ): Promise<Result<Uint8Array, CoreError>> {
   const given = (value: string | undefined) => value !== undefined && value !== '';
@@ -64,12 +64,12 @@ export async function readDrawing(
       ),
     );
   }
-  if (hasPath) return readPngFile(args.path!, maxBytes);
+  if (hasPath) return readPngFile(args.path!, image);
   if (given(args.svg)) return svgToPng(args.svg!);
-  return decodeBase64(args.pngBase64!, maxBytes);
+  return decodeBase64(args.pngBase64!, image);
 }
 
-function decodeBase64(given: string, maxBytes: number): Result<Uint8Array, CoreError> {
+function decodeBase64(given: string, image: Config['image']): Result<Uint8Array, CoreError> {
   const text = given.replace(/^data:[^,]*;base64,/i, '').replace(/\s+/g, '');
   if (!BASE64.test(text) || text.length % 4 === 1) {
     return err(
@@ -80,19 +80,19 @@ function decodeBase64(given: string, maxBytes: number): Result<Uint8Array, CoreE
     );
   }
   // Refuse before decoding what could only be too large.
-  if (Math.floor((text.length * 3) / 4) > maxBytes + 3) return err(coreError('FILE_TOO_LARGE'));
+  if (Math.floor((text.length * 3) / 4) > image.maxBytes + 3) return err(configuredError('FILE_TOO_LARGE', image));
   const bytes = Buffer.from(text, text.includes('-') || text.includes('_') ? 'base64url' : 'base64');
   if (bytes.length === 0) return err(invalidRequest('pngBase64 is empty; send the PNG file bytes.'));
-  if (bytes.length > maxBytes) return err(coreError('FILE_TOO_LARGE'));
+  if (bytes.length > image.maxBytes) return err(configuredError('FILE_TOO_LARGE', image));
   return ok(bytes);
 }
 
-async function readPngFile(path: string, maxBytes: number): Promise<Result<Uint8Array, CoreError>> {
+async function readPngFile(path: string, image: Config['image']): Promise<Result<Uint8Array, CoreError>> {
   if (!isAbsolute(path)) return err(invalidRequest('path must be an absolute file path.'));
   try {
     const info = await stat(path);
     if (!info.isFile()) return err(invalidRequest(`There is no file at ${path}.`));
-    if (info.size > maxBytes) return err(coreError('FILE_TOO_LARGE'));
+    if (info.size > image.maxBytes) return err(configuredError('FILE_TOO_LARGE', image));
     const bytes = await readFile(path);
     if (bytes.length === 0) return err(invalidRequest(`The file at ${path} is empty.`));
     return ok(bytes);

@@ -1,6 +1,6 @@
 import type { Config, ProductType } from '../config.ts';
 import { SIZE_FORMS_MESSAGE, type SizeInput } from '../contract/create-job.ts';
-import { coreError, invalidRequest } from '../errors.ts';
+import { coreError, configuredError, invalidRequest } from '../errors.ts';
 import { err, ok, type Result } from '../result.ts';
 
 /** The flat blank's length for a size form, rounded as decisions §2 says, within the product's range. */
@@ -60,7 +60,7 @@ export function checkWidth(
   const range = config.products[productType].widthRangeMm;
   if (!(widthMm >= range.min && widthMm <= range.max)) {
     return err(
-      coreError('WIDTH_OUT_OF_RANGE', {
+      configuredError('WIDTH_OUT_OF_RANGE', config.image, {
         message: `widthMm ${fmt(widthMm)} is outside the ${productType} width range ${fmt(range.min)}-${fmt(range.max)} mm.`,
       }),
     );
@@ -69,7 +69,7 @@ export function checkWidth(
   const minWidth = Math.ceil((lengthMm / maxAspect) * 100) / 100;
   if (widthMm < minWidth) {
     return err(
-      coreError('WIDTH_OUT_OF_RANGE', {
+      configuredError('WIDTH_OUT_OF_RANGE', config.image, {
         message: `widthMm ${fmt(widthMm)} is narrower than the minimum ${fmt(minWidth)} mm for a ${fmt(lengthMm)} mm blank (blank length / ${fmt(maxAspect)}).`,
       }),
     );
@@ -77,7 +77,7 @@ export function checkWidth(
   const maxWidth = Math.floor((lengthMm / minAspect) * 100) / 100;
   if (widthMm > maxWidth) {
     return err(
-      coreError('WIDTH_OUT_OF_RANGE', {
+      configuredError('WIDTH_OUT_OF_RANGE', config.image, {
         message: `widthMm ${fmt(widthMm)} is wider than the maximum ${fmt(maxWidth)} mm for a ${fmt(lengthMm)} mm blank (blank length / ${fmt(minAspect)}).`,
       }),
     );

@@ -20,12 +20,17 @@ export interface FindingContext {
   pxPerMm?: number;
 }
 
-const defaultContext: FindingContext = { minOpeningMm: 0.2, minMetalMm: 0.6 };
-
+/**
+ * The facts of a finding: what was measured, and the limits it was measured against as the stage
+ * was given them (never a copy of a default, so the words follow the configuration).
+ */
 type Facts = Record<string, unknown>;
 type Template = (facts: Facts, ctx: FindingContext) => { message: string; instruction: string };
 
 const n = (value: unknown, digits = 2): string => String(Number(Number(value).toFixed(digits)));
+/** A configured limit as configured (only binary noise trimmed): rounding it would misstate it. */
+const limit = (value: unknown): string => n(value, 6);
+const aspect = (f: Facts) => f.cropAspect as { min: number; max: number };
 const plural = (count: unknown, one: string, many: string): string => `${String(count)} ${count === 1 ? one : many}`;
 /** "0.2 mm (about 2 px of your image)". */
 const mmPx = (mm: number, ctx: FindingContext): string =>
@@ -47,7 +52,7 @@ const warnings: Record<string, Template> = {
     instruction: `Join every part of the design to the main piece with black bars at least ${mmPx(ctx.minMetalMm, ctx)} wide, or remove the loose parts.`,
   }),
   PROPORTION_MISMATCH: (f) => ({
-    message: `The drawing's ratio ${n(f.drawnRatio)}:1 differs from the job's ${n(f.jobRatio)}:1 by more than 5 %; the pattern was stretched x${n(f.stretch)} along the length.`,
+    message: `The drawing's ratio ${n(f.drawnRatio)}:1 differs from the job's ${n(f.jobRatio)}:1 by more than ${limit(Number(f.keepWithin) * 100)} %; the pattern was stretched x${n(f.stretch)} along the length.`,
     instruction: `Draw at job.drawing.ratio (${n(f.jobRatio)}:1), or open a job with widthMm = lengthMm / ${n(f.drawnRatio)} to match this drawing.`,
   }),
   OPENING_REMOVED: (f, ctx) => ({
@@ -103,8 +108,8 @@ const errors: Record<string, Template> = {
   PROPORTION_MISMATCH: (f) => ({
     message:
       f.cause === 'aspect'
-        ? `The piece's ratio ${n(f.drawnRatio)}:1 is outside the allowed 0.439:1 to 46.15:1.`
-        : `The drawing's ratio ${n(f.drawnRatio)}:1 is too far from the job's ${n(f.jobRatio)}:1 (it would need a x${n(f.stretch)} stretch; at most x1.5 is allowed).`,
+        ? `The piece's ratio ${n(f.drawnRatio)}:1 is outside the allowed ${limit(aspect(f).min)}:1 to ${limit(aspect(f).max)}:1.`
+        : `The drawing's ratio ${n(f.drawnRatio)}:1 is too far from the job's ${n(f.jobRatio)}:1 (it would need a x${n(f.stretch)} stretch; at most x${limit(f.maxStretch)} is allowed).`,
     instruction: `Draw at job.drawing.ratio (${n(f.jobRatio)}:1), or open a job with widthMm = lengthMm / ${n(f.drawnRatio)} to match this drawing.`,
   }),
   OPENING_TOO_SMALL: (f, ctx) => ({
@@ -147,17 +152,22 @@ const factsOf = new WeakMap<Finding, Facts>();
 /** The facts `f` was worded from (empty for a finding not built here). */
 export const findingFacts = (f: Finding): Facts => factsOf.get(f) ?? {};
 
-/** Builds a finding with its wording; `severity` follows from the code (PROPORTION_MISMATCH is both). */
+/**
+ * Builds a finding with its wording; `severity` follows from the code (PROPORTION_MISMATCH is both).
+ * `ctx` may be left out only for wording that states no configured floor (it is read from there).
+ */
 export function finding(
   code: Finding['code'],
   facts: Facts = {},
-  ctx: FindingContext = defaultContext,
+  ctx?: FindingContext,
   extra: { severity?: 'error' | 'warning'; locations?: Location[]; details?: string } = {},
 ): Finding {
   const severity = extra.severity ?? (errors[code] && !warnings[code] ? 'error' : 'warning');
   const template = (severity === 'error' ? errors : warnings)[code];
   if (!template) throw new Error(`no ${severity} wording for ${code}`);
-  const { message, instruction } = template(facts, ctx);
+  // A template's second parameter is the context: one that declares it states a floor.
+  if (!ctx && template.length > 1) throw new Error(`${code} states the configured floors: pass the finding context`);
+  const { message, instruction } = template(facts, ctx!);
   const result: Finding = { code, severity, message, agent_instruction: instruction };
   if (extra.locations && extra.locations.length > 0) result.locations = extra.locations;
   if (extra.details) result.details = extra.details;

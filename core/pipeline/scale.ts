@@ -35,7 +35,8 @@ export function scaleToJob(
   const drawnRatio = boxWidthPx / boxHeightPx;
   const jobRatio = job.lengthMm / job.widthMm;
   const stretch = jobRatio / drawnRatio;
-  const facts = { drawnRatio, jobRatio, stretch };
+  // With the limits it was held to, which the wording states as configured.
+  const facts = { drawnRatio, jobRatio, stretch, ...options };
   const base = { lengthMm: job.lengthMm, widthMm: job.widthMm, drawnRatio, stretch, warnings: [] as Finding[] };
   if (drawnRatio < options.cropAspect.min || drawnRatio > options.cropAspect.max) {
     return {

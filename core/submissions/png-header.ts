@@ -1,6 +1,6 @@
 import { crc32 } from 'node:zlib';
 import type { Config } from '../config.ts';
-import { coreError } from '../errors.ts';
+import { configuredError, coreError } from '../errors.ts';
 import { err, ok, type Result } from '../result.ts';
 import { chunkFault } from './png-chunks.ts';
 
@@ -63,14 +63,14 @@ export function inspectPngHeader(bytes: Uint8Array, image: Config['image']): Res
   const longSide = Math.max(width, height);
   if (shortSide < image.minShortSidePx) {
     return err(
-      coreError('IMAGE_TOO_SMALL', {
+      configuredError('IMAGE_TOO_SMALL', image, {
         message: `The image is ${width}x${height} pixels; its short side must be at least ${image.minShortSidePx} pixels.`,
       }),
     );
   }
   if (longSide > image.maxLongSidePx || width * height > image.maxPixels) {
     return err(
-      coreError('IMAGE_TOO_LARGE', {
+      configuredError('IMAGE_TOO_LARGE', image, {
         message: `The image is ${width}x${height} pixels; the long side may be at most ${image.maxLongSidePx} pixels and the image at most ${image.maxPixels} pixels.`,
       }),
     );

@@ -4,7 +4,7 @@ import { jobs, submissions, type JobRow, type SubmissionRow } from '../../db/sch
 import type { Finding } from '../contract/finding.ts';
 import type { Submission, Validation } from '../contract/submission.ts';
 import type { CoreDeps } from '../deps.ts';
-import { coreError, type CoreError } from '../errors.ts';
+import { configuredError, coreError, type CoreError } from '../errors.ts';
 import { errorText } from '../logger.ts';
 import { newApprovalToken } from '../handoff/approval-token.ts';
 import { findJob, slotUse } from '../jobs/job-store.ts';
@@ -58,7 +58,7 @@ export async function submitDesign(
     if (slots.counted + slots.processing >= deps.config.limits.submissionsPerJob || no > MAX_SUBMISSION_NO) {
       return err(
         err(
-          coreError('TOO_MANY_SUBMISSIONS', {
+          configuredError('TOO_MANY_SUBMISSIONS', deps.config.limits, {
             message:
               slots.processing > 0 && slots.counted < deps.config.limits.submissionsPerJob
                 ? `All ${deps.config.limits.submissionsPerJob} submissions of this job are used or still running.`

@@ -10,7 +10,7 @@ export const createSubmission = defineRoute({
   path: '/jobs/:jobId/submissions',
   handle: (c, env) =>
     withJob(c, env, async (job) => {
-      const png = await readUpload(c.req.raw, env.core.config.image.maxBytes);
+      const png = await readUpload(c.req.raw, env.core.config.image);
       if (!png.ok) return errorResponse(png.error);
       const rate = rateLimitListener();
       const result = await env.core.submit(job, png.value, clientAddress(c, env.trustProxy), rate.observe);

@@ -2,7 +2,7 @@ import { errorText } from '../../core/logger.ts';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { productTypes, type Config } from '../../core/config.ts';
-import { attributionSchema, fitSchema, type SizeInput } from '../../core/contract/create-job.ts';
+import { ATTRIBUTION_MAX, attributionSchema, fitSchema, type SizeInput } from '../../core/contract/create-job.ts';
 import { jobSchema, type Job } from '../../core/contract/job.ts';
 import { coreError, invalidRequest } from '../../core/errors.ts';
 import type { Core } from '../../core/index.ts';
@@ -16,25 +16,28 @@ import { listedSchema, parseArguments } from '../tool-input.ts';
 export const name = 'open_job';
 
 /** Flat: the three size forms are optional top-level fields, exactly one of them given (checked below). */
-const inputSchema = z.strictObject({
-  productType: z.enum(productTypes).describe('bracelet (open cuff) or ring (closed band).'),
-  wristMm: z
-    .number()
-    .optional()
-    .describe('Size form 1, bracelets only: the wrist circumference in mm (optionally with fit).'),
-  fit: fitSchema.optional().describe('With wristMm only: how the cuff sits, snug, comfort or loose.'),
-  usRingSize: z.number().optional().describe('Size form 2, rings only: the US ring size.'),
-  lengthMm: z.number().optional().describe('Size form 3, either product: the length of the flat blank in mm.'),
-  widthMm: z
-    .number()
-    .describe(
-      'Width of the strip in mm, inside the product width range (get_capabilities); bracelet default 20, ring 6.',
-    ),
-  attribution: attributionSchema
-    .optional()
-    .describe('Optional: who is calling (agentPlatform, integration, skillVersion, apiVersion), 64 characters each.'),
-});
-type Input = z.infer<typeof inputSchema>;
+const inputSchema = (appConfig: Config) =>
+  z.strictObject({
+    productType: z.enum(productTypes).describe('bracelet (open cuff) or ring (closed band).'),
+    wristMm: z
+      .number()
+      .optional()
+      .describe('Size form 1, bracelets only: the wrist circumference in mm (optionally with fit).'),
+    fit: fitSchema.optional().describe('With wristMm only: how the cuff sits, snug, comfort or loose.'),
+    usRingSize: z.number().optional().describe('Size form 2, rings only: the US ring size.'),
+    lengthMm: z.number().optional().describe('Size form 3, either product: the length of the flat blank in mm.'),
+    widthMm: z
+      .number()
+      .describe(
+        `Width of the strip in mm, inside the product width range (get_capabilities); bracelet default ${appConfig.products.bracelet.defaultWidthMm}, ring ${appConfig.products.ring.defaultWidthMm}.`,
+      ),
+    attribution: attributionSchema
+      .optional()
+      .describe(
+        `Optional: who is calling (agentPlatform, integration, skillVersion, apiVersion), ${ATTRIBUTION_MAX} characters each.`,
+      ),
+  });
+type Input = z.infer<ReturnType<typeof inputSchema>>;
 
 const outputSchema = z.object({
   job: jobSchema.describe('The job, without its secret (the server keeps it).'),
@@ -48,16 +51,17 @@ const outputSchema = z.object({
 export const config = (appConfig: Config) => ({
   title: 'Open a design job',
   description: `Opens a new design job for one piece of jewellery and returns the job, its jobHandle and its drawing hints: the canvas size, the rectangle (stripPx) the design must fill at the job ratio, and the smallest opening and metal widths in pixels. Give productType, widthMm and the size in exactly one form: wristMm (with optional fit) for a bracelet, usRingSize for a ring, or lengthMm for either. Each call opens another job and counts against the hourly job limit, so call it once per piece and keep the returned jobHandle for submit_design and check_approval. ${handleLifetime(appConfig)} The job's secret stays on the server and is never shown.`,
-  inputSchema: listedSchema(inputSchema),
+  inputSchema: listedSchema(inputSchema(appConfig)),
   outputSchema,
   annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false },
 });
 
 export function registerOpenJobTool(server: McpServer, core: Core, context: McpContext): void {
+  const schema = inputSchema(core.config);
   server.registerTool(name, config(core.config), (args) =>
     guarded(
       async () => {
-        const parsed = parseArguments(inputSchema, args, sizeFieldHint);
+        const parsed = parseArguments(schema, args, sizeFieldHint);
         if (!parsed.ok) return toolError(parsed.error);
         const size = sizeOf(parsed.value);
         if (!size.ok) return toolError(size.error);

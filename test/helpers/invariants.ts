@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { coreError, errorCodes, type ErrorCode } from '../../core/errors.ts';
+import { errorCodes, errorStatus, type ErrorCode } from '../../core/errors.ts';
 import { getJob, type OpenedJob } from './flows.ts';
 import type { TestService } from './service.ts';
 
@@ -26,7 +26,7 @@ export async function expectCatalogueAnswer(
   const { code, message, agent_instruction: instruction, retryable, ...rest } = body.error;
   expect(rest, where).toEqual({});
   expect(errorCodes, where).toContain(code);
-  expect(response.status, where).toBe(coreError(code).status);
+  expect(response.status, where).toBe(errorStatus(code));
   expect(typeof message === 'string' && message.length > 0, where).toBe(true);
   if (instruction !== undefined) expect(typeof instruction, where).toBe('string');
   if (retryable) expect(response.headers.get('retry-after'), where).toMatch(/^\d+$/);
