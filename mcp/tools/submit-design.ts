@@ -58,9 +58,7 @@ async function submit(core: Core, context: McpContext, args: SubmitArgs): Promis
   const resolved = await resolveJobRef(core, context, args);
   if (!resolved.ok) return toolError(resolved.error);
   const jobRow = resolved.value.job;
-  const png = await readDrawing(args, context.transport, core.config.image, (svg) =>
-    core.drawingFromSvg(jobRow, svg),
-  );
+  const png = await readDrawing(args, context.transport, core.config.image, (svg) => core.drawingFromSvg(jobRow, svg));
   if (!png.ok) return toolError(png.error);
 
   const answer = await core.submit(jobRow, png.value, context.clientAddress);
