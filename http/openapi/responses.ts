@@ -1,7 +1,7 @@
 import type { Config } from '../../core/config.ts';
 import { coreError, noSuchEndpoint, type ErrorCode } from '../../core/errors.ts';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../core/contract/create-job.ts';
-import { APPROVAL_TOKEN_PATTERN } from '../../core/handoff/approval-token.ts';
+import { APPROVAL_TOKEN_LENGTH, APPROVAL_TOKEN_PATTERN } from '../../core/handoff/approval-token.ts';
 import { FAIL_CLOSED_RETRY_SEC } from '../../core/limits/rate-limiter.ts';
 import { CLOSE_TO_REFUSING } from '../../core/limits/rate-report.ts';
 import { windowSeconds } from '../../core/limits/windows.ts';
@@ -61,8 +61,7 @@ export const headersFor = ({ limits }: Config): Record<string, OpenApiObject> =>
     schema: { type: 'integer', minimum: 0 },
   },
   RateLimitPolicy: {
-    description:
-      'The rate-limit buckets this operation counts a request in, in the order they are checked, as a structured-field list (IETF draft-ietf-httpapi-ratelimit-headers): "name";q=<requests>;w=<window in seconds>. The names are the capabilities.limits keys, the numbers the live configuration. Minute and hour buckets are sliding windows over the exact request times; a w=86400 bucket is the UTC day and restarts at midnight UTC. Sent with every answer to a request the buckets counted or refused; answers decided before the rate limits (and a limiter that failed closed) carry none.',
+    description: `The rate-limit buckets this operation counts a request in, in the order they are checked, as a structured-field list (IETF draft-ietf-httpapi-ratelimit-headers): "name";q=<requests>;w=<window in seconds>. The names are the capabilities.limits keys, the numbers the live configuration. Minute and hour buckets are sliding windows over the exact request times; a w=${windowSeconds('utcDay')} bucket is the UTC day and restarts at midnight UTC. Sent with every answer to a request the buckets counted or refused; answers decided before the rate limits (and a limiter that failed closed) carry none.`,
     required: false,
     schema: { type: 'string', pattern: '^"[A-Za-z]+";q=[0-9]+;w=[0-9]+(, "[A-Za-z]+";q=[0-9]+;w=[0-9]+)*$' },
     example: `"jobsPerHourPerIp";q=${limits.jobsPerHourPerIp};w=${windowSeconds('hour')}, "globalJobsPerDay";q=${limits.globalJobsPerDay};w=${windowSeconds('utcDay')}`,
@@ -186,7 +185,7 @@ export const parameters: Record<string, OpenApiObject> = {
     name: 'token',
     in: 'path',
     required: true,
-    description: 'The 12-character approval token: the last segment of approval.url.',
+    description: `The ${APPROVAL_TOKEN_LENGTH}-character approval token: the last segment of approval.url.`,
     schema: { type: 'string', pattern: APPROVAL_TOKEN_PATTERN.source },
   },
   IdempotencyKey: {
