@@ -87,7 +87,11 @@ export function createApp(options: AppOptions): App {
   app.all(API_BASE_PATH, () => errorResponse(noSuchEndpoint()));
   app.all(`${API_BASE_PATH}/*`, () => errorResponse(noSuchEndpoint()));
 
-  registerOpenApiRoutes(app, { urls: options.core.urls, apiEnabled: options.apiEnabled });
+  registerOpenApiRoutes(app, {
+    urls: options.core.urls,
+    config: options.core.config,
+    apiEnabled: options.apiEnabled,
+  });
   const mcp = registerMcpRoutes(app, options);
   registerWebRoutes(app, options.core, {
     apiEnabled: options.apiEnabled,

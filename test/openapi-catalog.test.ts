@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { defaultConfig } from '../core/config.ts';
 import { serviceUrls } from '../core/urls.ts';
 import { buildOpenApiDocument } from '../http/openapi/document.ts';
 import { renderReferencePage } from '../http/openapi/reference-page.ts';
@@ -72,7 +73,7 @@ describe('GET /docs/api', () => {
     const html = await response.text();
     expect(html).toMatch(/<html lang="en" dir="ltr">/);
     expect(html).not.toMatch(/<script/i);
-    const doc: any = buildOpenApiDocument(serviceUrls(SITE));
+    const doc: any = buildOpenApiDocument(serviceUrls(SITE), defaultConfig);
     for (const [path, item] of Object.entries<any>(doc.paths)) {
       for (const op of Object.values<any>(item).filter((o) => !o.operationId.startsWith('head'))) {
         expect(html).toContain(`id="${op.operationId}"`);
@@ -85,7 +86,7 @@ describe('GET /docs/api', () => {
   });
 
   it('escapes every text it takes from the document', () => {
-    const doc: any = buildOpenApiDocument(serviceUrls(SITE));
+    const doc: any = buildOpenApiDocument(serviceUrls(SITE), defaultConfig);
     const evil = '<img src=x onerror=alert(1)>"&';
     doc.info.title = evil;
     doc.paths['/jobs'].post.summary = evil;

@@ -1,8 +1,11 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
+import { defaultConfig } from '../core/config.ts';
 import { errorCodes, errorStatus, type ErrorCode } from '../core/errors.ts';
 import { serviceUrls } from '../core/urls.ts';
-import { buildOpenApiDocument } from '../http/openapi/document.ts';
+import { buildOpenApiDocument, documentPath } from '../http/openapi/document.ts';
+import { json } from '../http/respond.ts';
+import { defineRoute } from '../http/route.ts';
 import { apiRoutes } from '../http/routes/index.ts';
 import { DocumentSchemas } from './helpers/openapi-schemas.ts';
 import { removeDir, servicePerTest, SITE, startService } from './helpers/service.ts';
@@ -10,7 +13,7 @@ import { removeDir, servicePerTest, SITE, startService } from './helpers/service
 const service = servicePerTest();
 const DOC_PATH = '/openapi/agent-v1.json';
 
-const built = (): any => buildOpenApiDocument(serviceUrls(SITE));
+const built = (): any => buildOpenApiDocument(serviceUrls(SITE), defaultConfig);
 
 async function validate(doc: unknown) {
   const validator = new Validator();
@@ -118,6 +121,51 @@ describe('what the document covers', () => {
       ...(r.method === 'GET' ? [`HEAD ${r.path}`] : []),
     ]);
     expect(described.sort()).toEqual(served.sort());
+  });
+
+  it("states each route with the route's own operation, under its method and path, one operationId each", () => {
+    const doc = built();
+    for (const route of apiRoutes) {
+      const where = `${route.method} ${route.path}`;
+      // A route that lost its operation fails here by name (the type asks for one, a cast can drop it).
+      expect(typeof route.openapi, where).toBe('function');
+      const own = route.openapi(defaultConfig);
+      expect(own.summary, where).not.toBe('');
+      expect(Object.keys(own.responses).length, where).toBeGreaterThan(0);
+      const published = doc.paths[documentPath(route.path)]?.[route.method.toLowerCase()];
+      expect(published, where).toEqual(JSON.parse(JSON.stringify({ ...own, tag: undefined, tags: [own.tag] })));
+    }
+    const ids = Object.values<any>(doc.paths).flatMap((item) => Object.values<any>(item).map((op) => op.operationId));
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('publishes a route added to the list with no second edit, and nothing the list does not hold', () => {
+    const extra = defineRoute({
+      method: 'POST',
+      path: '/jobs/:jobId/notes',
+      openapi: () => ({
+        operationId: 'createNote',
+        tag: 'Jobs',
+        summary: 'A route for this test only',
+        description: 'Not served.',
+        security: [],
+        responses: { 200: { description: 'Fine.' } },
+      }),
+      handle: () => json(200, {}),
+    });
+    const withExtra: any = buildOpenApiDocument(serviceUrls(SITE), defaultConfig, [...apiRoutes, extra]);
+    expect(withExtra.paths['/jobs/{jobId}/notes']).toEqual({
+      post: {
+        operationId: 'createNote',
+        summary: 'A route for this test only',
+        description: 'Not served.',
+        security: [],
+        responses: { 200: { description: 'Fine.' } },
+        tags: ['Jobs'],
+      },
+    });
+    const alone: any = buildOpenApiDocument(serviceUrls(SITE), defaultConfig, [extra]);
+    expect(Object.keys(alone.paths)).toEqual(['/jobs/{jobId}/notes']);
   });
 
   it('gives each endpoint the statuses and error codes the contract lists for it', () => {

@@ -95,7 +95,7 @@ const specs: Record<BucketName, BucketSpec> = {
   },
 };
 
-const FAIL_CLOSED_RETRY_SEC = 30;
+export const FAIL_CLOSED_RETRY_SEC = 30;
 
 interface Bucket {
   name: BucketName;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Config } from '../../core/config.ts';
 import { attributionSchema, createJobRequestSchema, sizeSchema } from '../../core/contract/create-job.ts';
 import { errorEnvelopeSchema, findingSchema, locationSchema, pixelPlaceSchema } from '../../core/contract/finding.ts';
 import {
@@ -24,6 +25,7 @@ import {
 } from '../../core/contract/submission.ts';
 import type { ErrorCode } from '../../core/errors.ts';
 import { declineChoicesInWords } from '../../core/handoff/decline-reason.ts';
+import { pipelineTolerances } from '../../core/pipeline/tolerances.ts';
 import { capabilitiesSchema } from './capabilities-schema.ts';
 import { schemaNotes } from './registry.ts';
 
@@ -118,10 +120,6 @@ const nested: [z.ZodType, string][] = [
     "The pipeline's internal tolerances by name (millimetres, shares, pixel counts); names may be added.",
   ],
   [
-    marginsSchema,
-    'How close the design came to the floors, whenever the final check of the cutting geometry ran (ready and failed_validation; absent when an earlier stage stopped the analysis, and on older submissions): the narrowest metal and the narrowest opening as that check measured them. Below a floor it is the narrowest place the check refused; above it the narrowest place up to searchedUpToMm (metal: floor + 2 mm; openings: up to 0.6 mm), null when nothing is that narrow or there is no opening.',
-  ],
-  [
     marginSchema,
     'The narrowest place: widthMm across it (thousandths, as the cutting file holds it), floorMm its rule, at its place (the middle of the narrowest chord, r half its width; px in the uploaded image). Across a bar, rim, neck, slot or hole, square to both walls; sharp points and corners the check allows as tips do not count.',
   ],
@@ -137,6 +135,23 @@ const nested: [z.ZodType, string][] = [
 
 for (const [schema, id, description] of components) schemaNotes.add(schema, { id, description });
 for (const [schema, description] of nested) schemaNotes.add(schema, { description });
+
+/**
+ * Descriptions that state numbers of the configuration: written into each build of the document,
+ * never into the shared registry, so a `CONFIG_FILE` that moves a floor moves the text with it.
+ */
+function liveNotes({ manufacturing }: Config): Map<z.ZodType, string> {
+  const { minMetalMm, minOpeningMm } = manufacturing;
+  const { marginSearchMm } = pipelineTolerances;
+  // As core/pipeline/margins.ts reports searchedUpToMm.
+  const openingsUpTo = Math.max(minOpeningMm, Math.min(minOpeningMm + marginSearchMm, minMetalMm));
+  return new Map<z.ZodType, string>([
+    [
+      marginsSchema,
+      `How close the design came to the floors, whenever the final check of the cutting geometry ran (ready and failed_validation; absent when an earlier stage stopped the analysis, and on older submissions): the narrowest metal and the narrowest opening as that check measured them. Below a floor it is the narrowest place the check refused; above it the narrowest place up to searchedUpToMm (metal: floor + ${marginSearchMm} mm; openings: up to ${Number(openingsUpTo.toFixed(3))} mm), null when nothing is that narrow or there is no opening.`,
+    ],
+  ]);
+}
 
 /**
  * zod closes every `z.object` in output mode because parsing strips unknown keys; on the wire a
@@ -155,6 +170,19 @@ const conversion = {
   override: keepOpenUnlessStrict,
 } as const;
 
+/** The conversion for one build: `liveNotes` describe their schemas after the shared registry did. */
+function liveConversion(config: Config) {
+  const notes = liveNotes(config);
+  return {
+    ...conversion,
+    override: (ctx: { zodSchema: unknown; jsonSchema: JsonSchema }): void => {
+      keepOpenUnlessStrict(ctx);
+      const description = notes.get(ctx.zodSchema as z.ZodType);
+      if (description !== undefined) ctx.jsonSchema.description = description;
+    },
+  };
+}
+
 /** Drops what a standalone JSON Schema carries but a schema inside an OpenAPI document must not. */
 function embedded(schema: JsonSchema): JsonSchema {
   const { $schema: _schema, $id: _id, ...rest } = schema;
@@ -162,8 +190,8 @@ function embedded(schema: JsonSchema): JsonSchema {
 }
 
 /** `components.schemas`, converted from the zod schemas the service validates and answers with. */
-export function componentSchemas(): Record<string, JsonSchema> {
-  const { schemas } = z.toJSONSchema(schemaNotes, { ...conversion, uri: (id) => `${SCHEMA_REF}${id}` });
+export function componentSchemas(config: Config): Record<string, JsonSchema> {
+  const { schemas } = z.toJSONSchema(schemaNotes, { ...liveConversion(config), uri: (id) => `${SCHEMA_REF}${id}` });
   return Object.fromEntries(Object.entries(schemas).map(([id, schema]) => [id, embedded(schema as JsonSchema)]));
 }
 

@@ -1,6 +1,10 @@
-import { noSuchEndpoint, type ErrorCode } from '../../core/errors.ts';
+import type { Config } from '../../core/config.ts';
+import { coreError, noSuchEndpoint, type ErrorCode } from '../../core/errors.ts';
 import { IDEMPOTENCY_KEY_PATTERN } from '../../core/contract/create-job.ts';
-import { APPROVAL_TOKEN_PATTERN } from '../../core/handoff/approval-token.ts';
+import { APPROVAL_TOKEN_LENGTH, APPROVAL_TOKEN_PATTERN } from '../../core/handoff/approval-token.ts';
+import { FAIL_CLOSED_RETRY_SEC } from '../../core/limits/rate-limiter.ts';
+import { CLOSE_TO_REFUSING } from '../../core/limits/rate-report.ts';
+import { windowSeconds } from '../../core/limits/windows.ts';
 import { errorEnvelopeFor, type JsonSchema } from './components.ts';
 
 /** An OpenAPI object (response, header, parameter...) as plain data. */
@@ -17,7 +21,12 @@ export const parameterRef = (name: string): OpenApiObject => ({ $ref: `#/compone
 /** Headers that can be sent with a given status; statuses not listed carry only the common ones. */
 const RETRY_AFTER_STATUSES = new Set([429, 500, 502, 503]);
 
-export const headers: Record<string, OpenApiObject> = {
+/** The catalogue's waits, which its agent_instructions quote; 500, 502 and 503 share one. */
+export const RETRY_LATER_SEC = coreError('PROCESSING_FAILED').retryAfterSec!;
+const IN_PROGRESS_RETRY_SEC = coreError('SUBMISSION_IN_PROGRESS').retryAfterSec!;
+
+/** `components.headers`; the rate-limit examples are POST /jobs's buckets at their configured sizes. */
+export const headersFor = ({ limits }: Config): Record<string, OpenApiObject> => ({
   RequestId: {
     description:
       'An id for this request, on every answer. Quote it when reporting a problem; it finds the request in our logs.',
@@ -42,29 +51,26 @@ export const headers: Record<string, OpenApiObject> = {
     schema: { type: 'string', pattern: "(^|;)\\s*frame-ancestors 'none'\\s*(;|$)" },
   },
   RetryAfter: {
-    description:
-      'Seconds to wait before retrying: the blocking bucket window for 429 (60, 3600, seconds to midnight UTC, or 30 when the limiter store failed), 10 for SUBMISSION_IN_PROGRESS, 30 for 500, 502 and 503. The agent_instruction quotes the same number.',
+    description: `Seconds to wait before retrying: the blocking bucket window for 429 (${windowSeconds('minute')}, ${windowSeconds('hour')}, seconds to midnight UTC, or ${FAIL_CLOSED_RETRY_SEC} when the limiter store failed), ${IN_PROGRESS_RETRY_SEC} for SUBMISSION_IN_PROGRESS, ${RETRY_LATER_SEC} for 500, 502 and 503. The agent_instruction quotes the same number.`,
     required: true,
     schema: { type: 'integer', minimum: 0 },
   },
   RetryAfterInProgress: {
-    description: 'Sent (10) with 409 SUBMISSION_IN_PROGRESS only, with retryable true.',
+    description: `Sent (${IN_PROGRESS_RETRY_SEC}) with 409 SUBMISSION_IN_PROGRESS only, with retryable true.`,
     required: false,
     schema: { type: 'integer', minimum: 0 },
   },
   RateLimitPolicy: {
-    description:
-      'The rate-limit buckets this operation counts a request in, in the order they are checked, as a structured-field list (IETF draft-ietf-httpapi-ratelimit-headers): "name";q=<requests>;w=<window in seconds>. The names are the capabilities.limits keys, the numbers the live configuration. Minute and hour buckets are sliding windows over the exact request times; a w=86400 bucket is the UTC day and restarts at midnight UTC. Sent with every answer to a request the buckets counted or refused; answers decided before the rate limits (and a limiter that failed closed) carry none.',
+    description: `The rate-limit buckets this operation counts a request in, in the order they are checked, as a structured-field list (IETF draft-ietf-httpapi-ratelimit-headers): "name";q=<requests>;w=<window in seconds>. The names are the capabilities.limits keys, the numbers the live configuration. Minute and hour buckets are sliding windows over the exact request times; a w=${windowSeconds('utcDay')} bucket is the UTC day and restarts at midnight UTC. Sent with every answer to a request the buckets counted or refused; answers decided before the rate limits (and a limiter that failed closed) carry none.`,
     required: false,
     schema: { type: 'string', pattern: '^"[A-Za-z]+";q=[0-9]+;w=[0-9]+(, "[A-Za-z]+";q=[0-9]+;w=[0-9]+)*$' },
-    example: '"jobsPerHourPerIp";q=30;w=3600, "globalJobsPerDay";q=200;w=86400',
+    example: `"jobsPerHourPerIp";q=${limits.jobsPerHourPerIp};w=${windowSeconds('hour')}, "globalJobsPerDay";q=${limits.globalJobsPerDay};w=${windowSeconds('utcDay')}`,
   },
   RateLimit: {
-    description:
-      'Where the caller stands after this request, as a structured-field list: "name";r=<requests left>;t=<seconds until one more is free>. It names the bucket with the fewest requests left (each bucket that ties); r=0 means the next request of this kind is refused with 429 until t has passed. For a sliding window t is when its oldest counted request leaves it; for a UTC-day bucket, the seconds to midnight UTC. On a 429 it names the bucket that refused, r=0, t equal to Retry-After (which takes precedence). Left out while every bucket has at least 1000 left. A hint, not a promise: global buckets are shared by all callers.',
+    description: `Where the caller stands after this request, as a structured-field list: "name";r=<requests left>;t=<seconds until one more is free>. It names the bucket with the fewest requests left (each bucket that ties); r=0 means the next request of this kind is refused with 429 until t has passed. For a sliding window t is when its oldest counted request leaves it; for a UTC-day bucket, the seconds to midnight UTC. On a 429 it names the bucket that refused, r=0, t equal to Retry-After (which takes precedence). Left out while every bucket has at least ${CLOSE_TO_REFUSING} left. A hint, not a promise: global buckets are shared by all callers.`,
     required: false,
     schema: { type: 'string', pattern: '^"[A-Za-z]+";r=[0-9]+;t=[0-9]+(, "[A-Za-z]+";r=[0-9]+;t=[0-9]+)*$' },
-    example: '"jobsPerHourPerIp";r=29;t=3600',
+    example: `"jobsPerHourPerIp";r=${Math.max(0, limits.jobsPerHourPerIp - 1)};t=${windowSeconds('hour')}`,
   },
   Allow: {
     description: 'The methods this path supports. OPTIONS is never listed; HEAD is listed whenever GET is.',
@@ -76,7 +82,7 @@ export const headers: Record<string, OpenApiObject> = {
     required: true,
     schema: { type: 'string' },
   },
-};
+});
 
 /** Sent with every answer; the reference page leaves them out of each answer's own list. */
 export const COMMON_HEADER_NAMES = [
@@ -137,7 +143,7 @@ export const sharedResponses: Record<string, OpenApiObject> = {
   Unexpected: refusal(
     500,
     ['PROCESSING_FAILED'],
-    'An unexpected failure; nothing internal is said. Wait 30 seconds and retry once.',
+    `An unexpected failure; nothing internal is said. Wait ${RETRY_LATER_SEC} seconds and retry once.`,
   ),
   RateLimited: counted(
     refusal(429, ['RATE_LIMITED'], 'A per-IP, global or per-account bucket is full; the message names it.'),
@@ -179,7 +185,7 @@ export const parameters: Record<string, OpenApiObject> = {
     name: 'token',
     in: 'path',
     required: true,
-    description: 'The 12-character approval token: the last segment of approval.url.',
+    description: `The ${APPROVAL_TOKEN_LENGTH}-character approval token: the last segment of approval.url.`,
     schema: { type: 'string', pattern: APPROVAL_TOKEN_PATTERN.source },
   },
   IdempotencyKey: {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Context, Hono } from 'hono';
+import type { Config } from '../../core/config.ts';
 import type { ServiceUrls } from '../../core/urls.ts';
 import { htmlResponse } from '../../web/html.ts';
 import { API_CATALOG_CONTENT_TYPE, apiCatalogLink, buildApiCatalog } from './api-catalog.ts';
@@ -33,16 +34,20 @@ function documentAnswer(c: Context, doc: Published, contentType: string, extra: 
 
 /**
  * The OpenAPI document, the RFC 9727 API catalogue and the API reference page, built once on
- * first use. None of them exists while the API is switched off: those paths then fall through to
- * the site's 404 page like any unknown path (docs/decisions.md).
+ * first use from the service's own configuration (read once at start, so they never go stale).
+ * None of them exists while the API is switched off: those paths then fall through to the site's
+ * 404 page like any unknown path (docs/decisions.md).
  */
-export function registerOpenApiRoutes(app: Hono, options: { urls: ServiceUrls; apiEnabled: boolean }): void {
+export function registerOpenApiRoutes(
+  app: Hono,
+  options: { urls: ServiceUrls; config: Config; apiEnabled: boolean },
+): void {
   if (!options.apiEnabled) return;
-  const { urls } = options;
+  const { urls, config } = options;
   let built: { openapi: Published; catalog: Published; page: string } | undefined;
   const documents = () => {
     if (built) return built;
-    const openapi = buildOpenApiDocument(urls);
+    const openapi = buildOpenApiDocument(urls, config);
     built = {
       openapi: publish(JSON.stringify(openapi)),
       catalog: publish(JSON.stringify(buildApiCatalog(urls))),

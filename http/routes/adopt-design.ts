@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { coreError, invalidRequest } from '../../core/errors.ts';
 import { isFormPost, requestAccount } from '../handoff.ts';
+import { ref } from '../openapi/components.ts';
+import { tokenPath } from '../openapi/operation.ts';
+import { counted, formRedirect, jsonAnswer, rateLimited, refusal, unexpected } from '../openapi/responses.ts';
 import { seeOther } from '../../web/html.ts';
 import { approvalPath, confirmPath } from '../../web/paths.ts';
 import { rateLimitListener } from '../rate-limit-headers.ts';
@@ -14,6 +17,52 @@ const adoptBody = z.strictObject({ submissionNo: z.unknown() });
 export const adoptDesign = defineRoute({
   method: 'POST',
   path: '/handoff/:token/adopt',
+  openapi: () => ({
+    operationId: 'adoptDesign',
+    tag: 'Approval page',
+    summary: 'Approve the design (approval page only)',
+    description:
+      "The approval page's approve button; agents never call it. Needs the person's site session. If submissionNo is the job's current ready submission, a design is created in the person's account and the job is locked to approved (compare-and-set pinned to that submission). The page's plain form posts get 303 redirects instead of JSON: to sign-in and back without a session, to /designs/{designId} after approving, back to /a/{token}?e=CODE on a refusal.",
+    security: [{ siteSession: [] }],
+    parameters: tokenPath,
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': { schema: ref('AdoptRequest') },
+        'application/x-www-form-urlencoded': {
+          schema: {
+            type: 'object',
+            required: ['submissionNo'],
+            properties: { submissionNo: { type: 'string', pattern: '^[0-9]{1,4}$' } },
+          },
+        },
+      },
+    },
+    responses: {
+      201: counted(jsonAnswer('The design was created.', ref('Design'))),
+      200: counted(jsonAnswer('The same account approved it already: the same designId.', ref('Design'))),
+      303: formRedirect('A form post: where the page goes next.'),
+      400: counted(
+        refusal(
+          400,
+          ['INVALID_REQUEST', 'LENGTH_OUT_OF_RANGE'],
+          'submissionNo is missing or malformed, or the dimensions no longer pass.',
+        ),
+      ),
+      401: refusal(401, ['ACCOUNT_REQUIRED'], 'No signed-in person (a request from another site counts as none).'),
+      404: counted(refusal(404, ['NOT_FOUND'], 'Unknown approval token, or nothing to approve.')),
+      409: counted(
+        refusal(
+          409,
+          ['ALREADY_APPROVED', 'SUBMISSION_SUPERSEDED'],
+          'Another account approved first, or submissionNo is no longer the current ready submission.',
+        ),
+      ),
+      429: rateLimited(),
+      500: unexpected(),
+      503: refusal(503, ['AUTH_UNAVAILABLE'], 'The sign-in service could not verify the session; retryable.'),
+    },
+  }),
   async handle(c, { core }) {
     const token = c.req.param('token') ?? '';
     const form = isFormPost(c);

@@ -1,4 +1,5 @@
 import { afterEach } from 'vitest';
+import { defaultConfig } from '../../core/config.ts';
 import { API_BASE_PATH, serviceUrls } from '../../core/urls.ts';
 import { buildOpenApiDocument } from '../../http/openapi/document.ts';
 import { DocumentSchemas } from './openapi-schemas.ts';
@@ -31,11 +32,15 @@ interface Contract {
 
 const contracts = new Map<string, Contract>();
 
-/** The document the service at `siteUrl` publishes, built by the same function its route uses. */
+/**
+ * The document the service at `siteUrl` publishes, built by the same function its route uses. The
+ * configuration changes only the document's words and examples, never a schema, status or header
+ * the answers are held to, so the built-in one serves every test service.
+ */
 function contractFor(siteUrl: string): Contract {
   let contract = contracts.get(siteUrl);
   if (!contract) {
-    const doc = buildOpenApiDocument(serviceUrls(siteUrl)) as Json;
+    const doc = buildOpenApiDocument(serviceUrls(siteUrl), defaultConfig) as Json;
     const templates = Object.keys(doc.paths).map((path) => ({
       path,
       pattern: new RegExp(`^${path.replace(/[.]/g, '\\.').replace(/\{\w+\}/g, '[^/]+')}$`),
