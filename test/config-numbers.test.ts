@@ -267,6 +267,14 @@ describe('with a CONFIG_FILE that moves every limit an agent reads', () => {
     expectNoDefaults(texts);
   });
 
+  it('the OpenAPI document and its page state none of the defaults', async () => {
+    const document = await (await service.fetch('/openapi/agent-v1.json')).text();
+    expect(document).toContain('500,000');
+    const pageResponse = await service.fetch('/docs/api');
+    expect(pageResponse.status).toBe(200);
+    expectNoDefaults([document, await pageResponse.text()]);
+  });
+
   it('the Hebrew pages state the configured password length and decline reason length', async () => {
     const site = siteClient(service);
     const signUp = await (await site.get('/signup')).text();
