@@ -6,10 +6,11 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import { he } from '../web/strings.ts';
 import { designFixture } from './fixtures/pipeline/designs.ts';
 import { freePort, startChildService, stopChildService, type ChildService } from './helpers/child-service.ts';
-import { bearer, jsonInit, openJob, roomyRateLimits, uploadPng, type OpenedJob } from './helpers/flows.ts';
+import { jsonInit, openJob, roomyRateLimits, uploadPng } from './helpers/flows.ts';
+import { braceletOf, pngInit, proportionFinding, refusal, thinBarPng, uploadsTillFull } from './helpers/limit-words.ts';
 import { connectMcp, errorEnvelope, textOf, type McpTestClient } from './helpers/mcp.ts';
-import { encodePng, makePng, pngWithDeclaredSize } from './helpers/png.ts';
-import { removeDir, servicePerFile, type TestService } from './helpers/service.ts';
+import { makePng, pngWithDeclaredSize } from './helpers/png.ts';
+import { removeDir, servicePerFile } from './helpers/service.ts';
 import { siteClient } from './helpers/site.ts';
 
 /*
@@ -69,56 +70,6 @@ const expectNoDefaults = (texts: string[]) => {
       text,
     ).toEqual([]);
   }
-};
-
-const pngInit = (job: OpenedJob, body: Uint8Array): RequestInit => ({
-  method: 'POST',
-  headers: { 'content-type': 'image/png', ...bearer(job.secret) },
-  body: body as Uint8Array<ArrayBuffer>,
-});
-
-/** The error envelope of a REST refusal, with its status. */
-async function refusal(response: Response) {
-  const body: any = await response.json();
-  return { status: response.status, ...body.error } as {
-    status: number;
-    code: string;
-    message: string;
-    agent_instruction?: string;
-  };
-}
-
-const braceletOf = (lengthMm: number, widthMm: number) => ({ productType: 'bracelet', size: { lengthMm }, widthMm });
-
-/** A black bar 1408 x 30 px on the contract's canvas: a piece thinner than 46.15:1, so outside both ranges. */
-function thinBarPng(): Buffer {
-  const [width, height, x0, y0] = [1536, 1024, 64, 497];
-  const rows: Buffer[] = [];
-  for (let y = 0; y < height; y++) {
-    const row = Buffer.alloc(width + 1, 255);
-    row[0] = 0;
-    if (y >= y0 && y < y0 + 30) row.fill(0, x0 + 1, x0 + 1 + 1408);
-    rows.push(row);
-  }
-  return encodePng(width, height, 0, 8, Buffer.concat(rows));
-}
-
-/** The PROPORTION_MISMATCH finding of an upload's answer, with its severity. */
-async function proportionFinding(response: Response) {
-  const { submission }: any = await response.json();
-  const all = [...submission.validation.errors, ...submission.validation.warnings];
-  const found = all.find((f: any) => f.code === 'PROPORTION_MISMATCH');
-  expect(found, JSON.stringify(all.map((f: any) => f.code))).toBeDefined();
-  return found as { severity: string; message: string; agent_instruction: string };
-}
-
-const uploadsTillFull = async (service: TestService, job: OpenedJob, count: number) => {
-  for (let seed = 1; seed <= count; seed++) {
-    const png = makePng({ width: 600, height: 400, seed });
-    service.pipeline.script(png, 'invalid');
-    expect((await uploadPng(service, job, png)).status).toBe(422);
-  }
-  return uploadPng(service, job, makePng({ width: 600, height: 400, seed: count + 1 }));
 };
 
 describe('with a CONFIG_FILE that moves every limit an agent reads', () => {
@@ -321,81 +272,6 @@ describe('with the real pipeline under that CONFIG_FILE', () => {
     } finally {
       await mcp.close();
     }
-  }, 120_000);
-});
-
-describe('at the default configuration', () => {
-  const service = servicePerFile();
-
-  it('the refusals read as the contract words them', async () => {
-    const narrow = await refusal(await service.api('/jobs', jsonInit(braceletOf(280, 5.5))));
-    expect(narrow).toEqual({
-      status: 400,
-      code: 'WIDTH_OUT_OF_RANGE',
-      message: 'widthMm 5.5 is narrower than the minimum 6.07 mm for a 280 mm blank (blank length / 46.15).',
-      agent_instruction:
-        'Send a widthMm inside capabilities.products[productType].widthRangeMm and at least the blank length / 46.15.',
-    });
-    const job = await openJob(service, braceletOf(155, 20));
-    expect(
-      await refusal(await service.api(`/jobs/${job.id}/submissions`, pngInit(job, new Uint8Array(6_000_001)))),
-    ).toEqual({
-      status: 413,
-      code: 'FILE_TOO_LARGE',
-      message: 'The file is larger than 6,000,000 bytes.',
-      agent_instruction:
-        'Re-export the PNG smaller: 1536x1024 pixels, flat black on white, 8-bit grey or palette, no alpha. Such a file is far below the limit.',
-    });
-    const small = await refusal(await uploadPng(service, job, pngWithDeclaredSize(1000, 255)));
-    expect(small.agent_instruction).toBe('Draw on a larger canvas: use job.drawing.recommendedPixels (1536x1024).');
-    const large = await refusal(await uploadPng(service, job, pngWithDeclaredSize(8193, 1000)));
-    expect(large.agent_instruction).toBe('Draw on a smaller canvas: use job.drawing.recommendedPixels (1536x1024).');
-    const full = await refusal(await uploadsTillFull(service, job, 10));
-    expect(full).toEqual({
-      status: 409,
-      code: 'TOO_MANY_SUBMISSIONS',
-      message: 'All 10 counted submissions of this job are used.',
-      agent_instruction:
-        'This job takes no more new images. Resending an image already answered still returns its stored outcome. For a new attempt, open a new job.',
-    });
-  });
-
-  it('open_job describes the default widths and submit_design refuses past 6,000,000 bytes', async () => {
-    const mcp = await connectMcp(service);
-    try {
-      const { tools } = await mcp.client.listTools();
-      const openJobTool = tools.find((t) => t.name === 'open_job')!;
-      expect((openJobTool.inputSchema.properties as any).widthMm.description).toBe(
-        'Width of the strip in mm, inside the product width range (get_capabilities); bracelet default 20, ring 6.',
-      );
-      const opened = await mcp.call('open_job', { productType: 'bracelet', lengthMm: 155, widthMm: 20 });
-      const { jobHandle } = opened.structuredContent as { jobHandle: string };
-      const pngBase64 = Buffer.alloc(6_000_001).toString('base64');
-      const tooBig = errorEnvelope(await mcp.call('submit_design', { jobHandle, pngBase64 }));
-      expect([tooBig.code, tooBig.message]).toEqual(['FILE_TOO_LARGE', 'The file is larger than 6,000,000 bytes.']);
-    } finally {
-      await mcp.close();
-    }
-  });
-});
-
-describe('at the default configuration, with the real pipeline', () => {
-  const service = servicePerFile({ realPipeline: true });
-
-  it('PROPORTION_MISMATCH reads as the contract words it', async () => {
-    const job = await openJob(service, braceletOf(155, 20));
-    const stretched = await proportionFinding(
-      await uploadPng(service, job, await designFixture('off-ratio-20pct').png()),
-    );
-    expect(stretched.message).toMatch(
-      /^The drawing's ratio [\d.]+:1 differs from the job's 7\.75:1 by more than 5 %; the pattern was stretched x[\d.]+ along the length\.$/,
-    );
-    const tooFar = await proportionFinding(await uploadPng(service, job, await designFixture('off-ratio-2x').png()));
-    expect(tooFar.message).toMatch(
-      /^The drawing's ratio [\d.]+:1 is too far from the job's 7\.75:1 \(it would need a x[\d.]+ stretch; at most x1\.5 is allowed\)\.$/,
-    );
-    const thin = await proportionFinding(await uploadPng(service, job, thinBarPng()));
-    expect(thin.message).toMatch(/^The piece's ratio [\d.]+:1 is outside the allowed 0\.439:1 to 46\.15:1\.$/);
   }, 120_000);
 });
 
