@@ -9,7 +9,8 @@ import { CONNECTIONS_CHECKING_INTERVAL_MS, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_M
 import { bearer, braceletBody, jsonInit } from './helpers/flows.ts';
 import { startLiveServer, type InProcessLiveServer } from './helpers/live-server.ts';
 import { makePng } from './helpers/png.ts';
-import { freePort, SQLD_BINARY, stopChild, waitUntil } from './helpers/sqld.ts';
+import { answersHealth, freePort, SQLD_BINARY, stopChild } from './helpers/sqld.ts';
+import { waitFor } from './helpers/wait.ts';
 
 const JSON_TYPE = /^application\/json/;
 
@@ -57,9 +58,11 @@ describe('the database becomes unreachable', () => {
       ],
       { stdio: 'ignore' },
     );
-    // Outbound HTTP only to the sqld this test started.
-    // eslint-disable-next-line no-restricted-globals
-    await waitUntil(async () => (await fetch(`http://127.0.0.1:${port}/health`)).ok, child, 15_000);
+    await waitFor('sqld to answer /health', () => answersHealth(`http://127.0.0.1:${port}`), {
+      child,
+      timeoutMs: 15_000,
+      everyMs: 50,
+    });
     sqld = child;
   }
 

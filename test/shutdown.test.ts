@@ -9,11 +9,12 @@ import { silentLogger } from '../core/logger.ts';
 import { cryptoRandomness } from '../core/randomness.ts';
 import { buildService, type Service } from '../http/service.ts';
 import { designFixture } from './fixtures/pipeline/designs.ts';
-import { freePort, startChildService, stopChildService, waitFor, type ChildService } from './helpers/child-service.ts';
+import { freePort, startChildService, stopChildService, type ChildService } from './helpers/child-service.ts';
 import { bearer, getJob, openJob, uploadPng } from './helpers/flows.ts';
 import { makePng } from './helpers/png.ts';
 import { ScriptedPipeline } from './helpers/scripted-pipeline.ts';
 import { removeDir, SITE, startService, type TestService } from './helpers/service.ts';
+import { waitFor } from './helpers/wait.ts';
 
 let dir: string | undefined;
 let child: ChildService | undefined;
@@ -53,11 +54,20 @@ describe('SIGTERM', () => {
     });
     const status = async () =>
       (await db!.execute({ sql: 'SELECT status FROM submissions WHERE job_id = ?', args: [job.id] })).rows[0]?.status;
-    await waitFor(async () => (await status()) === 'processing', 20_000, 5);
+    await waitFor('the upload to start processing', async () => (await status()) === 'processing', {
+      timeoutMs: 20_000,
+      everyMs: 5,
+    });
 
     child.process.kill('SIGTERM');
     // The server stops listening right after it logs this: probe only once the signal is handled.
-    await waitFor(async () => child!.output.some((line) => line.includes('"msg":"shutting down"')), 10_000, 5);
+    await waitFor(
+      'the service to log that it shuts down',
+      () => child!.output.some((line) => line.includes('"msg":"shutting down"')),
+      {
+        everyMs: 5,
+      },
+    );
     const refused = await child.api('/capabilities').then(
       (response) => `answered ${response.status}`,
       () => 'refused',
@@ -79,7 +89,10 @@ describe('Service.close()', () => {
     const job = await openJob(service);
     const release = service.pipeline.hold();
     const running = uploadPng(service, job, makePng({ width: 300, height: 300, seed: 1 }));
-    await waitFor(async () => (await getJob(service!, job)).latestSubmission?.status === 'processing');
+    await waitFor(
+      'the upload to start processing',
+      async () => (await getJob(service!, job)).latestSubmission?.status === 'processing',
+    );
 
     let closed = false;
     const closing = service.close().then(() => (closed = true));
@@ -156,7 +169,9 @@ describe('the sweeper schedule', () => {
     expect(await statusOf(1)).toBe('failed_processing');
 
     await staleRow(scheduled, job.id, 2, clock.now());
-    await waitFor(async () => (await statusOf(2)) === 'failed_processing', 5_000);
+    await waitFor("the timer's sweep to close the stale row", async () => (await statusOf(2)) === 'failed_processing', {
+      timeoutMs: 5_000,
+    });
 
     await scheduled.close();
     scheduled = undefined;
