@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient, type Client } from '@libsql/client';
 import { sql } from 'drizzle-orm';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MINUTE } from '../core/clock.ts';
 import { silentLogger } from '../core/logger.ts';
 import { cryptoRandomness } from '../core/randomness.ts';
@@ -94,10 +94,20 @@ describe('Service.close()', () => {
       async () => (await getJob(service!, job)).latestSubmission?.status === 'processing',
     );
 
-    let closed = false;
-    const closing = service.close().then(() => (closed = true));
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(closed).toBe(false);
+    // The upload is released only once close() has stopped what it stops first and asks core
+    // whether uploads have settled. A close that went on without waiting there would close the
+    // database before the upload stored its outcome: the upload would fail and its row stay
+    // `processing`.
+    const core = service.core;
+    const uploadsSettled = core.uploadsSettled;
+    const draining = new Promise<void>((resolve) => {
+      core.uploadsSettled = (timeoutMs) => {
+        resolve();
+        return uploadsSettled(timeoutMs);
+      };
+    });
+    const closing = service.close();
+    await draining;
     release();
     expect((await running).status).toBe(200);
     await closing;
@@ -112,8 +122,10 @@ describe('Service.close()', () => {
 });
 
 describe('the sweeper schedule', () => {
+  const SWEEP_EVERY_MS = 50;
   let scheduled: Service | undefined;
   afterEach(async () => {
+    vi.useRealTimers();
     await scheduled?.close();
     scheduled = undefined;
   });
@@ -134,6 +146,8 @@ describe('the sweeper schedule', () => {
     await staleRow(service, job.id, 1, clock.now());
     await service.close();
 
+    // The schedule's timer is faked, so that each tick is an event the test causes; all else is real.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     let clockReads = 0;
     const countingClock = {
       now: () => {
@@ -156,7 +170,7 @@ describe('the sweeper schedule', () => {
         random: cryptoRandomness,
         log: silentLogger,
         pipeline: new ScriptedPipeline().run,
-        sweepEveryMs: 50,
+        sweepEveryMs: SWEEP_EVERY_MS,
       },
     );
     const statusOf = async (no: number) =>
@@ -169,14 +183,17 @@ describe('the sweeper schedule', () => {
     expect(await statusOf(1)).toBe('failed_processing');
 
     await staleRow(scheduled, job.id, 2, clock.now());
+    expect(await statusOf(2)).toBe('processing');
+    vi.advanceTimersByTime(SWEEP_EVERY_MS);
     await waitFor("the timer's sweep to close the stale row", async () => (await statusOf(2)) === 'failed_processing', {
       timeoutMs: 5_000,
     });
 
     await scheduled.close();
     scheduled = undefined;
+    expect(vi.getTimerCount()).toBe(0);
     const readsAtClose = clockReads;
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    vi.advanceTimersByTime(10 * SWEEP_EVERY_MS);
     expect(clockReads).toBe(readsAtClose);
   });
 });
