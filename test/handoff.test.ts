@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bearer, errorOf, getJob, openJob, uploadPng, type OpenedJob } from './helpers/flows.ts';
+import { bearer, errorOf, getJob, openJob, roomyRateLimits, uploadPng, type OpenedJob } from './helpers/flows.ts';
 import { makePng } from './helpers/png.ts';
 import { removeDir, SITE, startService, type TestService } from './helpers/service.ts';
 import { nextWriteQueued, waitFor } from './helpers/wait.ts';
 
 const DAY = 24 * 3600 * 1000;
-const roomy = { limits: { globalSubmissionsPerMinute: 1000, submissionsPerHourPerIp: 1000, jobsPerHourPerIp: 1000 } };
+const roomy = { limits: roomyRateLimits };
 
 let service: TestService;
 beforeEach(async () => {
@@ -162,7 +162,7 @@ describe('POST /handoff/{token}/adopt', () => {
 
   it('answers 429 past adoptsPerHourPerAccount', async () => {
     await service.close();
-    service = await startService({ config: { limits: { ...roomy.limits, adoptsPerHourPerAccount: 2 } } });
+    service = await startService({ config: { limits: { ...roomyRateLimits, adoptsPerHourPerAccount: 2 } } });
     const job = await readyJob();
     const session = await account('dana@example.com');
     expect((await adopt(job.token, { submissionNo: 1 }, session)).status).toBe(201);

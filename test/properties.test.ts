@@ -47,7 +47,7 @@ const runs = (numRuns: number) => ({
 });
 
 const LIMIT = 10;
-const roomy = { limits: { ...roomyRateLimits, adoptsPerHourPerAccount: 100_000 } };
+const roomy = { limits: roomyRateLimits };
 const service = servicePerTest({ config: roomy });
 
 const JOB_CODES: ErrorCode[] = ['INVALID_REQUEST', 'LENGTH_OUT_OF_RANGE', 'WIDTH_OUT_OF_RANGE', 'IDEMPOTENCY_CONFLICT'];

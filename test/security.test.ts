@@ -11,7 +11,15 @@ import { cryptoRandomness, type Randomness } from '../core/randomness.ts';
 import { API_BASE_PATH } from '../core/urls.ts';
 import { buildService } from '../http/service.ts';
 import { he } from '../web/strings.ts';
-import { bearer, braceletBody, jsonInit, openJob, uploadPng, type OpenedJob } from './helpers/flows.ts';
+import {
+  bearer,
+  braceletBody,
+  jsonInit,
+  openJob,
+  roomyRateLimits,
+  uploadPng,
+  type OpenedJob,
+} from './helpers/flows.ts';
 import { makePng } from './helpers/png.ts';
 import { removeDir, SITE, startService, type TestService } from './helpers/service.ts';
 import { ScriptedPipeline } from './helpers/scripted-pipeline.ts';
@@ -27,7 +35,7 @@ const PASSWORD = 'correct horse battery';
 const EVIL = 'https://evil.example';
 const SCRIPT = '<script>alert(1)</script>';
 const IMG = '"><img/src=x/onerror=alert(1)>';
-const roomy = { limits: { globalSubmissionsPerMinute: 1000, submissionsPerHourPerIp: 1000, jobsPerHourPerIp: 1000 } };
+const roomy = { limits: roomyRateLimits };
 
 let service: TestService;
 let lines: string[] = [];

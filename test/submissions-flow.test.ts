@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bearer, errorOf, getJob, openJob, uploadPng, type OpenedJob } from './helpers/flows.ts';
+import { bearer, errorOf, getJob, openJob, roomyRateLimits, uploadPng, type OpenedJob } from './helpers/flows.ts';
 import { setJobState } from './helpers/fixtures.ts';
 import { makePng } from './helpers/png.ts';
 import { removeDir, startService, type TestService } from './helpers/service.ts';
@@ -7,7 +7,7 @@ import { waitFor } from './helpers/wait.ts';
 
 const DAY = 24 * 3600 * 1000;
 /** Submission rate limits raised so these tests reach the per-job quota, not a bucket. */
-const roomyLimits = { limits: { globalSubmissionsPerMinute: 1000, submissionsPerHourPerIp: 1000 } };
+const roomyLimits = { limits: roomyRateLimits };
 
 let service: TestService;
 let job: OpenedJob;
