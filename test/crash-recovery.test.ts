@@ -7,10 +7,11 @@ import { MINUTE } from '../core/clock.ts';
 import { jobSchema } from '../core/contract/job.ts';
 import { submissionEnvelopeSchema } from '../core/contract/submission.ts';
 import { designFixture } from './fixtures/pipeline/designs.ts';
-import { freePort, startChildService, stopChildService, waitFor, type ChildService } from './helpers/child-service.ts';
+import { freePort, startChildService, stopChildService, type ChildService } from './helpers/child-service.ts';
 import { bearer, errorOf, getJob, openJob, uploadPng } from './helpers/flows.ts';
 import { makePng } from './helpers/png.ts';
 import { removeDir, servicePerTest } from './helpers/service.ts';
+import { waitFor } from './helpers/wait.ts';
 
 const INTERRUPTED_AFTER = 3 * MINUTE;
 
@@ -22,7 +23,10 @@ describe('an upload still processing after 3 minutes (in process, moved clock)',
     const bytes = makePng({ width: 300, height: 300, seed: 1 });
     const release = service.pipeline.hold();
     const hung = uploadPng(service, job, bytes);
-    await waitFor(async () => (await getJob(service, job)).latestSubmission?.status === 'processing');
+    await waitFor(
+      'the upload to start processing',
+      async () => (await getJob(service, job)).latestSubmission?.status === 'processing',
+    );
 
     service.clock.advance(INTERRUPTED_AFTER);
     expect((await service.core.sweep()).interrupted).toBe(0);
@@ -73,7 +77,10 @@ describe('an upload still processing after 3 minutes (in process, moved clock)',
     const bytes = makePng({ width: 300, height: 300, seed: 2 });
     const release = service.pipeline.hold();
     const hung = uploadPng(service, job, bytes);
-    await waitFor(async () => (await getJob(service, job)).latestSubmission?.status === 'processing');
+    await waitFor(
+      'the upload to start processing',
+      async () => (await getJob(service, job)).latestSubmission?.status === 'processing',
+    );
     // Before the 3 minutes, the same bytes are still in progress.
     expect((await errorOf(await uploadPng(service, job, bytes))).code).toBe('SUBMISSION_IN_PROGRESS');
 
@@ -95,7 +102,10 @@ describe('an upload still processing after 3 minutes (in process, moved clock)',
     const release = service.pipeline.hold();
     service.clock.advance(10 * MINUTE);
     const running = uploadPng(service, job, makePng({ width: 300, height: 300, seed: 4 }));
-    await waitFor(async () => (await getJob(service, job)).latestSubmission?.status === 'processing');
+    await waitFor(
+      'the upload to start processing',
+      async () => (await getJob(service, job)).latestSubmission?.status === 'processing',
+    );
     service.clock.advance(INTERRUPTED_AFTER - 1);
     expect(await service.core.sweep()).toMatchObject({ interrupted: 0, cancelledSubmissions: 0 });
     release();
@@ -149,7 +159,10 @@ describe('a service process killed mid-upload', () => {
     );
     const status = async () =>
       (await db!.execute({ sql: 'SELECT status FROM submissions WHERE job_id = ?', args: [job.id] })).rows[0]?.status;
-    await waitFor(async () => (await status()) === 'processing', 20_000, 5);
+    await waitFor('the upload to start processing', async () => (await status()) === 'processing', {
+      timeoutMs: 20_000,
+      everyMs: 5,
+    });
     child.process.kill('SIGKILL');
     expect(await child.exited).toBe('SIGKILL');
     expect(await cut).toBe('connection lost');

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { IncomingMessage, Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,8 @@ import { CONNECTIONS_CHECKING_INTERVAL_MS, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_M
 import { bearer, braceletBody, jsonInit } from './helpers/flows.ts';
 import { startLiveServer, type InProcessLiveServer } from './helpers/live-server.ts';
 import { makePng } from './helpers/png.ts';
-import { freePort, SQLD_BINARY, stopChild, waitUntil } from './helpers/sqld.ts';
+import { answersHealth, freePort, SQLD_BINARY, stopChild } from './helpers/sqld.ts';
+import { waitFor } from './helpers/wait.ts';
 
 const JSON_TYPE = /^application\/json/;
 
@@ -57,9 +59,11 @@ describe('the database becomes unreachable', () => {
       ],
       { stdio: 'ignore' },
     );
-    // Outbound HTTP only to the sqld this test started.
-    // eslint-disable-next-line no-restricted-globals
-    await waitUntil(async () => (await fetch(`http://127.0.0.1:${port}/health`)).ok, child, 15_000);
+    await waitFor('sqld to answer /health', () => answersHealth(`http://127.0.0.1:${port}`), {
+      child,
+      timeoutMs: 15_000,
+      everyMs: 50,
+    });
     sqld = child;
   }
 
@@ -157,28 +161,37 @@ describe('the database becomes unreachable', () => {
   }, 60_000);
 });
 
-/**
- * Opens a connection, sends `head` at once and then `piece` every `everyMs` until the server
- * closes the connection; resolves with the status line it answered and when it closed.
- */
-function trickle(
-  server: InProcessLiveServer,
-  head: string,
-  piece: string,
-  everyMs: number,
-): Promise<{ statusLine: string; closedAfterMs: number }> {
-  return new Promise((resolve, reject) => {
+interface Trickle {
+  /** Resolves once `head` and two pieces are out: the connection has trickled for a while. */
+  trickling: Promise<void>;
+  /** Whether the server still holds the connection open. */
+  open(): boolean;
+  /** Resolves with the status line the server answered and when it closed the connection. */
+  cut: Promise<{ statusLine: string; closedAfterMs: number }>;
+}
+
+/** Opens a connection, sends `head` at once and then `piece` every `everyMs` until the server closes it. */
+function trickle(server: InProcessLiveServer, head: string, piece: string, everyMs: number): Trickle {
+  let open = true;
+  let sentPieces = 0;
+  let trickled!: () => void;
+  const trickling = new Promise<void>((resolve) => (trickled = resolve));
+  const cut = new Promise<{ statusLine: string; closedAfterMs: number }>((resolve, reject) => {
     const started = performance.now();
     const socket: Socket = connect(server.port, server.host);
     let received = '';
     const send = (text: string) => {
-      if (socket.writable) socket.write(text);
+      if (!socket.writable) return;
+      socket.write(text, () => {
+        if (text === piece && ++sentPieces === 2) trickled();
+      });
     };
     const timer = setInterval(() => send(piece), everyMs);
     socket.on('connect', () => send(head));
     socket.on('data', (chunk) => (received += chunk.toString('latin1')));
     socket.on('error', () => undefined);
     socket.on('close', () => {
+      open = false;
       clearInterval(timer);
       resolve({ statusLine: received.split('\r\n')[0]!, closedAfterMs: performance.now() - started });
     });
@@ -186,6 +199,20 @@ function trickle(
       socket.destroy();
       reject(new Error('the server never closed the connection'));
     }, REQUEST_TIMEOUT_MS + 30_000).unref();
+  });
+  return { trickling, open: () => open, cut };
+}
+
+/** Resolves once the server has read the head of a request for `path`, so its handler runs. */
+function requestArrives(server: InProcessLiveServer, path: string): Promise<void> {
+  const http = server.server as Server;
+  return new Promise((resolve) => {
+    const onRequest = (request: IncomingMessage) => {
+      if (request.url !== path) return;
+      http.off('request', onRequest);
+      resolve();
+    };
+    http.on('request', onRequest);
   });
 }
 
@@ -249,22 +276,26 @@ function flood(
   });
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe.concurrent('slow and oversized requests, with the server settings server.ts uses', () => {
   let server: InProcessLiveServer;
   // Cut-off bodies are the client's doing: none may be logged as a fault of the service.
   const errors: Record<string, unknown>[] = [];
+  const requestLines: Record<string, unknown>[] = [];
   beforeAll(async () => {
     server = await startLiveServer({
-      log: { info() {}, warn() {}, error: (fields) => void errors.push(fields) },
+      log: {
+        info: (fields) => void (fields.msg === 'request' && requestLines.push(fields)),
+        warn() {},
+        error: (fields) => void errors.push(fields),
+      },
     });
   }, 60_000);
   afterAll(() => server?.close());
 
+  const uploadPath = (job: Opened) => `/api/agent/v1/jobs/${job.id}/submissions`;
   const uploadHead = (job: Opened, headers: string[]) =>
     [
-      `POST /api/agent/v1/jobs/${job.id}/submissions HTTP/1.1`,
+      `POST ${uploadPath(job)} HTTP/1.1`,
       `Host: ${server.host}:${server.port}`,
       `Authorization: Bearer ${job.secret}`,
       ...headers,
@@ -275,9 +306,10 @@ describe.concurrent('slow and oversized requests, with the server settings serve
   it('cuts off clients that trickle their headers with 408 once the headers timeout passes, and answers others meanwhile', async () => {
     const head = `POST /api/agent/v1/jobs HTTP/1.1\r\nHost: ${server.host}:${server.port}\r\n`;
     const slow = Array.from({ length: 20 }, () => trickle(server, head, 'X-Slow: 1\r\n', 500));
-    await sleep(HEADERS_TIMEOUT_MS / 2);
+    await Promise.all(slow.map((s) => s.trickling));
     await expectResponsive(server);
-    for (const cut of await Promise.all(slow)) {
+    expect(slow.every((s) => s.open())).toBe(true);
+    for (const cut of await Promise.all(slow.map((s) => s.cut))) {
       expect(cut.statusLine).toBe('HTTP/1.1 408 Request Timeout');
       expect(cut.closedAfterMs).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_MS - 100);
       expect(cut.closedAfterMs).toBeLessThan(HEADERS_TIMEOUT_MS + CONNECTIONS_CHECKING_INTERVAL_MS + 2_000);
@@ -290,10 +322,13 @@ describe.concurrent('slow and oversized requests, with the server settings serve
     async () => {
       const job = await openJob(server);
       const head = uploadHead(job, ['Content-Type: image/png', 'Content-Length: 1000000']);
+      const arrived = requestArrives(server, uploadPath(job));
       const slow = trickle(server, head, 'x'.repeat(100), 250);
-      await sleep(REQUEST_TIMEOUT_MS / 2);
+      await arrived;
+      await slow.trickling;
       await expectResponsive(server);
-      const cut = await slow;
+      expect(slow.open()).toBe(true);
+      const cut = await slow.cut;
       expect(cut.statusLine).toBe('HTTP/1.1 408 Request Timeout');
       expect(cut.closedAfterMs).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 100);
       expect(cut.closedAfterMs).toBeLessThan(REQUEST_TIMEOUT_MS + CONNECTIONS_CHECKING_INTERVAL_MS + 2_000);
@@ -306,13 +341,16 @@ describe.concurrent('slow and oversized requests, with the server settings serve
 
   it('keeps nothing of an upload whose client disconnects partway through the body, and answers others', async () => {
     const job = await openJob(server);
+    const arrived = requestArrives(server, uploadPath(job));
     const socket = connect(server.port, server.host);
     await new Promise((resolve) => socket.on('connect', resolve));
     socket.write(uploadHead(job, ['Content-Type: image/png', 'Content-Length: 1000000']));
     socket.write(makePng().subarray(0, 2_000));
-    await sleep(200);
+    await arrived;
     socket.destroy();
-    await sleep(500);
+    await waitFor('the server to finish the cut-off upload', () =>
+      requestLines.some((line) => line.path === uploadPath(job)),
+    );
     const after = await readJob(server, job);
     expect([after.latestSubmission, after.limits.submissionsLeft]).toEqual([null, 10]);
     await expectResponsive(server);

@@ -1,10 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bearer, errorOf, getJob, openJob, uploadPng, type OpenedJob } from './helpers/flows.ts';
+import { bearer, errorOf, getJob, openJob, roomyRateLimits, uploadPng, type OpenedJob } from './helpers/flows.ts';
 import { makePng } from './helpers/png.ts';
 import { removeDir, SITE, startService, type TestService } from './helpers/service.ts';
+import { nextWriteQueued, waitFor } from './helpers/wait.ts';
 
 const DAY = 24 * 3600 * 1000;
-const roomy = { limits: { globalSubmissionsPerMinute: 1000, submissionsPerHourPerIp: 1000, jobsPerHourPerIp: 1000 } };
+const roomy = { limits: roomyRateLimits };
 
 let service: TestService;
 beforeEach(async () => {
@@ -161,7 +162,7 @@ describe('POST /handoff/{token}/adopt', () => {
 
   it('answers 429 past adoptsPerHourPerAccount', async () => {
     await service.close();
-    service = await startService({ config: { limits: { ...roomy.limits, adoptsPerHourPerAccount: 2 } } });
+    service = await startService({ config: { limits: { ...roomyRateLimits, adoptsPerHourPerAccount: 2 } } });
     const job = await readyJob();
     const session = await account('dana@example.com');
     expect((await adopt(job.token, { submissionNo: 1 }, session)).status).toBe(201);
@@ -246,7 +247,7 @@ describe('POST /handoff/{token}/adopt', () => {
     const session = await account('dana@example.com');
     const release = service.pipeline.hold();
     const upload = uploadPng(service, job, png());
-    await waitForProcessing(job.id);
+    await uploadProcessing(job.id);
     expect((await adopt(job.token, { submissionNo: 1 }, session)).status).toBe(201);
     release();
     const late: any = await (await upload).json();
@@ -266,15 +267,16 @@ describe('POST /handoff/{token}/adopt', () => {
     if (!signed.ok) throw new Error(signed.error.message);
     const release = service.pipeline.hold();
     const upload = uploadPng(service, job, png());
-    await waitForProcessing(job.id);
-    // Writes run one at a time: the adopt's first write goes first, then a blocker holds the
-    // queue while the upload's outcome and the adopt's lock (after its check passed) line up
-    // behind it in that order. Released, the upload lands first and the lock must fail.
+    await uploadProcessing(job.id);
+    // Writes run one at a time: the adopt's first write (its rate-limit hit) goes first, then a
+    // blocker holds the queue until the upload's outcome has lined up behind it. Released, the
+    // upload lands before the adopt's lock (queued after its check passed), so the lock must fail.
     const adopting = service.core.adopt(job.token, 1, signed.value.accountId);
     let openQueue!: () => void;
     const blocker = service.db.write(() => new Promise<void>((resolve) => (openQueue = resolve)));
+    const outcomeQueued = nextWriteQueued(service.db);
     release();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await outcomeQueued;
     openQueue();
     await blocker;
     const result = await adopting;
@@ -301,16 +303,15 @@ describe('POST /handoff/{token}/adopt', () => {
   });
 });
 
-async function waitForProcessing(jobId: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
+/** Resolves once the job's newest upload is in the pipeline (its row reads `processing`). */
+async function uploadProcessing(jobId: string): Promise<void> {
+  await waitFor('the upload to start processing', async () => {
     const { rows } = await service.db.orm.$client.execute({
       sql: "SELECT count(*) AS n FROM submissions WHERE job_id = ? AND status = 'processing'",
       args: [jobId],
     });
-    if (Number(rows[0]!.n) > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  throw new Error('the upload never started processing');
+    return Number(rows[0]!.n) > 0;
+  });
 }
 
 describe('POST /handoff/{token}/decline', () => {

@@ -13,7 +13,7 @@ import {
 import { setJobState } from './helpers/fixtures.ts';
 import { makePng } from './helpers/png.ts';
 import { servicePerTest, type TestService } from './helpers/service.ts';
-import { waitFor } from './helpers/child-service.ts';
+import { waitFor } from './helpers/wait.ts';
 
 const service = servicePerTest();
 
@@ -151,7 +151,10 @@ describe('cancelled jobs', () => {
     const job = await openJob(service);
     const release = service.pipeline.hold();
     const running = uploadPng(service, job, png(13));
-    await waitFor(async () => (await rows('submissions', "status = 'processing'")) === 1);
+    await waitFor(
+      'the upload to start processing',
+      async () => (await rows('submissions', "status = 'processing'")) === 1,
+    );
     expect((await service.api(`/jobs/${job.id}`, { method: 'DELETE', headers: bearer(job.secret) })).status).toBe(200);
     expect((await getJob(service, job)).latestSubmission).toBeNull();
 

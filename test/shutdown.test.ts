@@ -3,17 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient, type Client } from '@libsql/client';
 import { sql } from 'drizzle-orm';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MINUTE } from '../core/clock.ts';
 import { silentLogger } from '../core/logger.ts';
 import { cryptoRandomness } from '../core/randomness.ts';
 import { buildService, type Service } from '../http/service.ts';
 import { designFixture } from './fixtures/pipeline/designs.ts';
-import { freePort, startChildService, stopChildService, waitFor, type ChildService } from './helpers/child-service.ts';
+import { freePort, startChildService, stopChildService, type ChildService } from './helpers/child-service.ts';
 import { bearer, getJob, openJob, uploadPng } from './helpers/flows.ts';
 import { makePng } from './helpers/png.ts';
 import { ScriptedPipeline } from './helpers/scripted-pipeline.ts';
 import { removeDir, SITE, startService, type TestService } from './helpers/service.ts';
+import { waitFor } from './helpers/wait.ts';
 
 let dir: string | undefined;
 let child: ChildService | undefined;
@@ -53,11 +54,20 @@ describe('SIGTERM', () => {
     });
     const status = async () =>
       (await db!.execute({ sql: 'SELECT status FROM submissions WHERE job_id = ?', args: [job.id] })).rows[0]?.status;
-    await waitFor(async () => (await status()) === 'processing', 20_000, 5);
+    await waitFor('the upload to start processing', async () => (await status()) === 'processing', {
+      timeoutMs: 20_000,
+      everyMs: 5,
+    });
 
     child.process.kill('SIGTERM');
     // The server stops listening right after it logs this: probe only once the signal is handled.
-    await waitFor(async () => child!.output.some((line) => line.includes('"msg":"shutting down"')), 10_000, 5);
+    await waitFor(
+      'the service to log that it shuts down',
+      () => child!.output.some((line) => line.includes('"msg":"shutting down"')),
+      {
+        everyMs: 5,
+      },
+    );
     const refused = await child.api('/capabilities').then(
       (response) => `answered ${response.status}`,
       () => 'refused',
@@ -79,12 +89,25 @@ describe('Service.close()', () => {
     const job = await openJob(service);
     const release = service.pipeline.hold();
     const running = uploadPng(service, job, makePng({ width: 300, height: 300, seed: 1 }));
-    await waitFor(async () => (await getJob(service!, job)).latestSubmission?.status === 'processing');
+    await waitFor(
+      'the upload to start processing',
+      async () => (await getJob(service!, job)).latestSubmission?.status === 'processing',
+    );
 
-    let closed = false;
-    const closing = service.close().then(() => (closed = true));
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(closed).toBe(false);
+    // The upload is released only once close() has stopped what it stops first and asks core
+    // whether uploads have settled. A close that went on without waiting there would close the
+    // database before the upload stored its outcome: the upload would fail and its row stay
+    // `processing`.
+    const core = service.core;
+    const uploadsSettled = core.uploadsSettled;
+    const draining = new Promise<void>((resolve) => {
+      core.uploadsSettled = (timeoutMs) => {
+        resolve();
+        return uploadsSettled(timeoutMs);
+      };
+    });
+    const closing = service.close();
+    await draining;
     release();
     expect((await running).status).toBe(200);
     await closing;
@@ -99,8 +122,10 @@ describe('Service.close()', () => {
 });
 
 describe('the sweeper schedule', () => {
+  const SWEEP_EVERY_MS = 50;
   let scheduled: Service | undefined;
   afterEach(async () => {
+    vi.useRealTimers();
     await scheduled?.close();
     scheduled = undefined;
   });
@@ -121,6 +146,8 @@ describe('the sweeper schedule', () => {
     await staleRow(service, job.id, 1, clock.now());
     await service.close();
 
+    // The schedule's timer is faked, so that each tick is an event the test causes; all else is real.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     let clockReads = 0;
     const countingClock = {
       now: () => {
@@ -143,7 +170,7 @@ describe('the sweeper schedule', () => {
         random: cryptoRandomness,
         log: silentLogger,
         pipeline: new ScriptedPipeline().run,
-        sweepEveryMs: 50,
+        sweepEveryMs: SWEEP_EVERY_MS,
       },
     );
     const statusOf = async (no: number) =>
@@ -156,12 +183,17 @@ describe('the sweeper schedule', () => {
     expect(await statusOf(1)).toBe('failed_processing');
 
     await staleRow(scheduled, job.id, 2, clock.now());
-    await waitFor(async () => (await statusOf(2)) === 'failed_processing', 5_000);
+    expect(await statusOf(2)).toBe('processing');
+    vi.advanceTimersByTime(SWEEP_EVERY_MS);
+    await waitFor("the timer's sweep to close the stale row", async () => (await statusOf(2)) === 'failed_processing', {
+      timeoutMs: 5_000,
+    });
 
     await scheduled.close();
     scheduled = undefined;
+    expect(vi.getTimerCount()).toBe(0);
     const readsAtClose = clockReads;
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    vi.advanceTimersByTime(10 * SWEEP_EVERY_MS);
     expect(clockReads).toBe(readsAtClose);
   });
 });

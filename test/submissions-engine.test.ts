@@ -10,10 +10,10 @@ import { submissionEnvelopeSchema } from '../core/contract/submission.ts';
 import { PIPELINE_REVISION } from '../core/pipeline/revision.ts';
 import { pipelineTolerances } from '../core/pipeline/tolerances.ts';
 import { designFixture } from './fixtures/pipeline/designs.ts';
-import { waitFor } from './helpers/child-service.ts';
 import { bearer, errorOf, openJob, roomyRateLimits, uploadPng, type OpenedJob } from './helpers/flows.ts';
 import { makePng } from './helpers/png.ts';
 import { removeDir, startService, type TestService } from './helpers/service.ts';
+import { waitFor } from './helpers/wait.ts';
 
 /**
  * `submission.engine`: every submission records the SHA-256 of the uploaded bytes, the engine
@@ -100,7 +100,7 @@ describe('submission.engine around the pipeline', () => {
     service.pipeline.script(png, 'failed');
     const release = service.pipeline.hold();
     const upload = uploadPng(service, job, png);
-    await waitFor(() => isProcessing(service, job));
+    await waitFor('the upload to start processing', () => isProcessing(service, job));
 
     const processing = await readSubmission(service, job, 1);
     expect(processing.engine).toMatchObject({ inputSha256: sha256(png), version: packageVersion });
@@ -130,7 +130,7 @@ describe('submission.engine around the pipeline', () => {
     const png = makePng({ width: 300, height: 300, seed: 3 });
     const release = service.pipeline.hold();
     const upload = uploadPng(service, job, png);
-    await waitFor(() => isProcessing(service, job));
+    await waitFor('the upload to start processing', () => isProcessing(service, job));
     expect((await service.api(`/jobs/${job.id}`, { method: 'DELETE', headers: bearer(job.secret) })).status).toBe(200);
     release();
 

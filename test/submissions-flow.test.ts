@@ -1,12 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bearer, errorOf, getJob, openJob, uploadPng, type OpenedJob } from './helpers/flows.ts';
+import { bearer, errorOf, getJob, openJob, roomyRateLimits, uploadPng, type OpenedJob } from './helpers/flows.ts';
 import { setJobState } from './helpers/fixtures.ts';
 import { makePng } from './helpers/png.ts';
 import { removeDir, startService, type TestService } from './helpers/service.ts';
+import { waitFor } from './helpers/wait.ts';
 
 const DAY = 24 * 3600 * 1000;
 /** Submission rate limits raised so these tests reach the per-job quota, not a bucket. */
-const roomyLimits = { limits: { globalSubmissionsPerMinute: 1000, submissionsPerHourPerIp: 1000 } };
+const roomyLimits = { limits: roomyRateLimits };
 
 let service: TestService;
 let job: OpenedJob;
@@ -110,7 +111,7 @@ describe('content idempotency', () => {
   it('answers 409 SUBMISSION_IN_PROGRESS naming the running submission while identical bytes run', async () => {
     const release = service.pipeline.hold();
     const running = upload(png(6));
-    await waitFor(async () => (await countRows("status = 'processing'")) === 1);
+    await waitFor('the upload to start processing', async () => (await countRows("status = 'processing'")) === 1);
     const response = await upload(png(6));
     const e = await errorOf(response);
     expect([e.status, e.code, e.body.error.retryable]).toEqual([409, 'SUBMISSION_IN_PROGRESS', true]);
@@ -154,7 +155,7 @@ describe('quota', () => {
   it('never exceeds 10 counted submissions under 15 concurrent uploads', async () => {
     const release = service.pipeline.hold();
     const uploads = Array.from({ length: 15 }, (_, i) => upload(png(100 + i)));
-    await waitFor(async () => (await countRows("status = 'processing'")) === 10);
+    await waitFor('ten uploads to be processing', async () => (await countRows("status = 'processing'")) === 10);
     release();
     const statuses = (await Promise.all(uploads)).map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(10);
@@ -169,7 +170,7 @@ describe('quota', () => {
     service.pipeline.script(bytes, 'unavailable');
     const release = service.pipeline.hold();
     const running = upload(bytes);
-    await waitFor(async () => (await countRows("status = 'processing'")) === 1);
+    await waitFor('the upload to start processing', async () => (await countRows("status = 'processing'")) === 1);
     expect(await left()).toBe(0);
     expect((await errorOf(await upload(png(50)))).code).toBe('TOO_MANY_SUBMISSIONS');
     release();
@@ -237,7 +238,7 @@ describe('job state', () => {
   it('finishes an upload whose job is cancelled meanwhile and then keeps nothing of it', async () => {
     const release = service.pipeline.hold();
     const running = upload(png(90));
-    await waitFor(async () => (await countRows("status = 'processing'")) === 1);
+    await waitFor('the upload to start processing', async () => (await countRows("status = 'processing'")) === 1);
     const cancel = await service.api(`/jobs/${job.id}`, { method: 'DELETE', headers: bearer(job.secret) });
     expect(cancel.status).toBe(200);
     // While it still runs, the cancelled job already shows no submissions.
@@ -301,11 +302,3 @@ describe('GET /jobs/{jobId}/submissions/{no} and files', () => {
     expect(cut.status).toBe(200);
   });
 });
-
-async function waitFor(condition: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const start = performance.now();
-  while (!(await condition())) {
-    if (performance.now() - start > timeoutMs) throw new Error('condition not reached in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}

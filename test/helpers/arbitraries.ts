@@ -3,7 +3,7 @@ import { braceletBody } from './flows.ts';
 import { SITE } from './service.ts';
 
 /*
- * fast-check arbitraries for what callers send the API (test/properties.test.ts): request bodies
+ * fast-check arbitraries for what callers send the API (test/properties/): request bodies
  * valid, nearly valid and hostile, content types, Idempotency-Keys, Authorization headers.
  */
 

@@ -90,12 +90,3 @@ export async function stopChildService(child: ChildService | undefined): Promise
   child.process.kill('SIGKILL');
   await child.exited;
 }
-
-/** Polls `condition` until it holds; fails after `timeoutMs`. */
-export async function waitFor(condition: () => Promise<boolean>, timeoutMs = 10_000, everyMs = 10): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!(await condition())) {
-    if (performance.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-}

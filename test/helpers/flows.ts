@@ -1,13 +1,23 @@
 import { expect } from 'vitest';
 import type { TestService } from './service.ts';
 
-/** Rate limits far above what one test sends from one address (a `config` override's `limits`). */
+/**
+ * Rate limits far above what one test sends from one address (a `config` override's `limits`).
+ * A test that needs a limit of its own sets it over these: `{ ...roomyRateLimits, jobsPerHourPerIp: 6 }`.
+ */
 export const roomyRateLimits = {
   jobsPerHourPerIp: 100_000,
   globalJobsPerDay: 100_000,
   submissionsPerHourPerIp: 100_000,
   globalSubmissionsPerMinute: 100_000,
   globalSubmissionsPerDay: 100_000,
+  adoptsPerHourPerAccount: 100_000,
+};
+
+/** Only opening jobs raised, for tests that hold uploads to their own (or the default) limits. */
+export const roomyJobLimits = {
+  jobsPerHourPerIp: roomyRateLimits.jobsPerHourPerIp,
+  globalJobsPerDay: roomyRateLimits.globalJobsPerDay,
 };
 
 export const braceletBody = { productType: 'bracelet', size: { wristMm: 160 }, widthMm: 20 };

@@ -4,7 +4,7 @@ import { getJob, type OpenedJob } from './flows.ts';
 import type { TestService } from './service.ts';
 
 /*
- * Checks shared by the property tests (test/properties.test.ts): an answer is a 2xx or comes from
+ * Checks shared by the property tests (test/properties/): an answer is a 2xx or comes from
  * the contract's catalogue, and the database keeps the invariants db/schema.ts implies.
  */
 

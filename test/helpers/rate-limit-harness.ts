@@ -1,5 +1,5 @@
 import { afterEach, expect } from 'vitest';
-import { braceletBody, errorOf, jsonInit } from './flows.ts';
+import { braceletBody, errorOf, jsonInit, roomyJobLimits } from './flows.ts';
 import { makePng } from './png.ts';
 import { removeDir, startService, type TestService, type TestServiceOptions } from './service.ts';
 /**
@@ -30,7 +30,7 @@ export const BUCKETS = [
 export type Bucket = (typeof BUCKETS)[number];
 
 /** Opening jobs is never what limits the upload tests. */
-export const ROOMY_JOBS = { jobsPerHourPerIp: 1000, globalJobsPerDay: 1000 };
+export const ROOMY_JOBS = roomyJobLimits;
 
 let running: TestService[] = [];
 let dirs: string[] = [];

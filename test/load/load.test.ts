@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import autocannon from 'autocannon';
 import { defaultConfig } from '../../core/config.ts';
 import { designFixture } from '../fixtures/pipeline/designs.ts';
+import { roomyJobLimits } from '../helpers/flows.ts';
 import { startLiveServer, type InProcessLiveServer } from '../helpers/live-server.ts';
 import { chunk } from '../helpers/png.ts';
 
@@ -121,7 +122,7 @@ describe('under load with the job limits raised', () => {
   let server: InProcessLiveServer;
   const created: { id: string; secret: string }[] = [];
   beforeAll(async () => {
-    server = await startLiveServer({ config: { limits: { jobsPerHourPerIp: 1e6, globalJobsPerDay: 1e6 } } });
+    server = await startLiveServer({ config: { limits: roomyJobLimits } });
   });
   afterAll(() => server?.close());
 

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vit
 import { ManualClock, MINUTE } from '../../core/clock.ts';
 import { silentLogger } from '../../core/logger.ts';
 import { registerMcpRoutes } from '../../mcp/http.ts';
+import { roomyRateLimits } from '../helpers/flows.ts';
 import { braceletArgs, errorEnvelope, REVISIONS, textOf, type Era } from '../helpers/mcp.ts';
 import { connectHttp, listenOn, modernRequest, rawMcp, type Listening } from '../helpers/mcp-http.ts';
 import { checkedMessages, wireChecksSettled } from '../helpers/mcp-wire.ts';
@@ -17,7 +18,7 @@ let listening: Listening;
 const clients: Client[] = [];
 
 beforeEach(async () => {
-  service = await startService({ config: { limits: { globalSubmissionsPerMinute: 1000 } } });
+  service = await startService({ config: { limits: roomyRateLimits } });
   listening = await listenOn(service);
 });
 afterEach(async () => {

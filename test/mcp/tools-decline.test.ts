@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { roomyRateLimits } from '../helpers/flows.ts';
 import { braceletArgs, connectMcp, textOf, type Era, type McpTestClient } from '../helpers/mcp.ts';
 import { makePng } from '../helpers/png.ts';
 import { servicePerTest } from '../helpers/service.ts';
@@ -9,7 +10,7 @@ import { servicePerTest } from '../helpers/service.ts';
  * the person's words quoted as a JSON string, at both protocol revisions.
  */
 
-const config = { limits: { globalSubmissionsPerMinute: 1000, submissionsPerHourPerIp: 1000 } };
+const config = { limits: roomyRateLimits };
 const service = servicePerTest({ config });
 const clients: McpTestClient[] = [];
 

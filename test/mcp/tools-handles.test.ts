@@ -10,6 +10,7 @@ import {
   type Era,
   type McpTestClient,
 } from '../helpers/mcp.ts';
+import { roomyRateLimits } from '../helpers/flows.ts';
 import { makePng } from '../helpers/png.ts';
 import { removeDir, servicePerTest, startService, type TestService } from '../helpers/service.ts';
 
@@ -19,7 +20,7 @@ import { removeDir, servicePerTest, startService, type TestService } from '../he
  * cache fields of 2026-07-28 list results.
  */
 
-const config = { limits: { globalSubmissionsPerMinute: 1000, submissionsPerHourPerIp: 1000 } };
+const config = { limits: roomyRateLimits };
 
 const service = servicePerTest({ config });
 /** Services a test starts beside `service`, closed after its clients. */

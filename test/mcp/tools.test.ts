@@ -11,6 +11,7 @@ import {
   type Era,
   type McpTestClient,
 } from '../helpers/mcp.ts';
+import { roomyRateLimits } from '../helpers/flows.ts';
 import { makePng } from '../helpers/png.ts';
 import { removeDir, servicePerTest, startService, type TestService } from '../helpers/service.ts';
 
@@ -22,7 +23,7 @@ import { removeDir, servicePerTest, startService, type TestService } from '../he
 
 // Not the defaults, so the numbers in the descriptions are seen to come from the live configuration.
 const config = {
-  limits: { globalSubmissionsPerMinute: 1000, submissionsPerHourPerIp: 1000, jobTtlDays: 5, declinedTtlHours: 12 },
+  limits: { ...roomyRateLimits, jobTtlDays: 5, declinedTtlHours: 12 },
 };
 const braceletRestBody = { productType: 'bracelet', size: { wristMm: 160 }, widthMm: 20 };
 

@@ -3,7 +3,7 @@ import { DAY } from '../../core/clock.ts';
 import { buildConfig } from '../../core/config.ts';
 import { jsonLogger } from '../../core/logger.ts';
 import { he } from '../../web/strings.ts';
-import { bearer, braceletBody, openJob, uploadPng, type OpenedJob } from '../helpers/flows.ts';
+import { bearer, braceletBody, openJob, roomyRateLimits, uploadPng, type OpenedJob } from '../helpers/flows.ts';
 import { makePng } from '../helpers/png.ts';
 import { removeDir, SITE, startService, servicePerTest, type TestService } from '../helpers/service.ts';
 
@@ -13,7 +13,7 @@ import { removeDir, SITE, startService, servicePerTest, type TestService } from 
  * pipeline's cutting file (one small triangle) is a real cutting file for the pictures.
  */
 
-const roomy = { limits: { globalSubmissionsPerMinute: 1000, submissionsPerHourPerIp: 1000, jobsPerHourPerIp: 1000 } };
+const roomy = { limits: roomyRateLimits };
 const FORM = 'application/x-www-form-urlencoded';
 const KINDS = ['flat', 'worn'] as const;
 

@@ -4,7 +4,7 @@ import { submissionEnvelopeSchema } from '../../core/contract/submission.ts';
 import { designFixtures, type DesignFixture } from '../fixtures/pipeline/designs.ts';
 import { outcomeMismatches } from '../fixtures/pipeline/expectations.ts';
 import { checkCutSvg, faithfulness, readDrawing } from '../helpers/cut-check/index.ts';
-import { bearer, openJob, uploadPng } from '../helpers/flows.ts';
+import { bearer, openJob, roomyRateLimits, uploadPng } from '../helpers/flows.ts';
 import { removeDir, startService, type TestService } from '../helpers/service.ts';
 
 /**
@@ -14,16 +14,10 @@ import { removeDir, startService, type TestService } from '../helpers/service.ts
  * the pipeline): the floors, simple rings, one piece, and fidelity to the drawing.
  */
 const rules = { minOpeningMm: 0.2, minMetalMm: 0.6, maxTipMm: 1, maxOpeningTipMm: 0.3 };
-const limits = {
-  jobsPerHourPerIp: 100000,
-  globalJobsPerDay: 100000,
-  submissionsPerHourPerIp: 100000,
-  globalSubmissionsPerMinute: 100000,
-};
 
 let service: TestService;
 beforeAll(async () => {
-  service = await startService({ config: { limits }, realPipeline: true });
+  service = await startService({ config: { limits: roomyRateLimits }, realPipeline: true });
 });
 afterAll(async () => {
   await service.close();

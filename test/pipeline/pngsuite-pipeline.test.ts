@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openJob, uploadPng } from '../helpers/flows.ts';
+import { openJob, roomyRateLimits, uploadPng } from '../helpers/flows.ts';
 import { corpusDir, hasCorpus } from '../helpers/corpus.ts';
 import { removeDir, startService, type TestService } from '../helpers/service.ts';
 
@@ -10,13 +10,7 @@ const config = {
   image: { minShortSidePx: 1 },
   // Small square jobs keep the working raster small: these images test decoding, not scale.
   products: { bracelet: { lengthRangeMm: { min: 20, max: 280 } } },
-  limits: {
-    jobsPerHourPerIp: 100000,
-    globalJobsPerDay: 100000,
-    submissionsPerHourPerIp: 100000,
-    globalSubmissionsPerMinute: 100000,
-    globalSubmissionsPerDay: 100000,
-  },
+  limits: roomyRateLimits,
 };
 
 let service: TestService;

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createClient, type InArgs, type Row } from '@libsql/client';
 import { API_BASE_PATH } from '../../core/urls.ts';
-import { keepTail, startSqld, stopChild, waitUntil } from '../helpers/sqld.ts';
+import { keepTail, startSqld, stopChild } from '../helpers/sqld.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 /** Where the instances share their data: one embedded file, or one libSQL server (`sqld`) over HTTP. */
 export type Backend = 'file' | 'sqld';
@@ -122,19 +123,19 @@ function spawnInstance(name: string, env: NodeJS.ProcessEnv): Spawned {
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
   const said = (msg: string) => lines.find((l) => l.msg === msg);
-  const waitFor = async (msg: string, timeoutMs: number) => {
+  const untilSaid = async (msg: string, timeoutMs: number) => {
     try {
-      await waitUntil(async () => said(msg) !== undefined, child, timeoutMs);
+      await waitFor(`instance ${name} to log ${msg}`, () => said(msg) !== undefined, { child, timeoutMs, everyMs: 50 });
     } catch (error) {
       throw new Error(`instance ${name} never said ${msg}: ${String(error)}\n${output()}`, { cause: error });
     }
   };
-  const loaded = waitFor('loaded', 60_000);
+  const loaded = untilSaid('loaded', 60_000);
   return {
     loaded,
     async start() {
       child.stdin.write('go\n');
-      await waitFor('listening', 30_000);
+      await untilSaid('listening', 30_000);
       return instanceAt(name, Number(said('listening')!.port), lines);
     },
     async stop() {

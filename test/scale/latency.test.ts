@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { SWEEP_EVERY_MS } from '../../core/maintenance/sweeper.ts';
+import { roomyRateLimits } from '../helpers/flows.ts';
 import { BACKENDS, startCluster, type Backend, type Cluster } from './cluster.ts';
 import { freshAddress, openJob, png, postJob, upload } from './flows.ts';
 
@@ -10,13 +11,6 @@ import { freshAddress, openJob, png, postJob, upload } from './flows.ts';
  * not a slow machine.
  */
 const ROUNDS = 20;
-const LIMITS = {
-  jobsPerHourPerIp: 10_000,
-  submissionsPerHourPerIp: 10_000,
-  globalJobsPerDay: 10_000,
-  globalSubmissionsPerMinute: 10_000,
-  globalSubmissionsPerDay: 10_000,
-};
 
 const figures: Record<string, Record<string, number>> = {};
 afterAll(() => {
@@ -39,7 +33,7 @@ describe.each(BACKENDS)('request times on one %s database', (backend: Backend) =
   afterAll(() => cluster?.stop());
 
   it('POST /jobs and an upload stay well under a second each, alone and 20 at once', async () => {
-    cluster = await startCluster(backend, { config: { limits: LIMITS }, sweepEveryMs: SWEEP_EVERY_MS });
+    cluster = await startCluster(backend, { config: { limits: roomyRateLimits }, sweepEveryMs: SWEEP_EVERY_MS });
     const [a, b] = cluster.instances;
     // Warm both instances' connections first.
     for (const instance of [a, b]) await upload(instance, await openJob(instance), png(1));

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { roomyRateLimits } from '../helpers/flows.ts';
 import { BACKENDS, startCluster, type Cluster } from './cluster.ts';
 import {
   adopt,
@@ -21,14 +22,9 @@ import {
  * The service keeps no state of its own: two instances on one database keep every guarantee one
  * instance keeps. Each test splits its requests over both instances and fires them at once.
  */
-const LIMITS = {
-  jobsPerHourPerIp: 6,
-  submissionsPerHourPerIp: 4,
-  // The global buckets stay out of the way: the tests share one database per backend.
-  globalJobsPerDay: 10_000,
-  globalSubmissionsPerMinute: 10_000,
-  globalSubmissionsPerDay: 10_000,
-};
+// The per-address limits the tests reach; the global buckets stay out of the way, as the tests
+// share one database per backend.
+const LIMITS = { ...roomyRateLimits, jobsPerHourPerIp: 6, submissionsPerHourPerIp: 4 };
 const migrationCount = (
   JSON.parse(readFileSync(new URL('../../db/migrations/meta/_journal.json', import.meta.url), 'utf8')) as {
     entries: unknown[];

@@ -3,7 +3,7 @@ import { HOUR } from '../../core/clock.ts';
 import { declineChoices } from '../../core/handoff/decline-reason.ts';
 import { escapeHtml } from '../../web/html.ts';
 import { he } from '../../web/strings.ts';
-import { bearer, getJob, jsonInit, openJob, uploadPng, type OpenedJob } from '../helpers/flows.ts';
+import { bearer, getJob, jsonInit, openJob, roomyRateLimits, uploadPng, type OpenedJob } from '../helpers/flows.ts';
 import { makePng } from '../helpers/png.ts';
 import { removeDir, servicePerTest, SITE, startService, type TestService } from '../helpers/service.ts';
 
@@ -12,11 +12,10 @@ import { removeDir, servicePerTest, SITE, startService, type TestService } from 
  * stored with the decline and shown to the agent as `approval.declineReason`.
  */
 
-const roomy = { limits: { globalSubmissionsPerMinute: 1000, submissionsPerHourPerIp: 1000, jobsPerHourPerIp: 1000 } };
 const FORM = 'application/x-www-form-urlencoded';
 const HOSTILE = `<script>alert(1)</script> & "quoted" 'too' </textarea><img src=x onerror=alert(2)>`;
 
-const service = servicePerTest({ config: roomy });
+const service = servicePerTest({ config: { limits: roomyRateLimits } });
 let seed = 1;
 const png = () => makePng({ width: 300, height: 300, seed: seed++ });
 
@@ -249,7 +248,7 @@ describe('the decline form on the approval page', () => {
 
 describe('a configured site.declineReasonMaxChars', () => {
   it('sets the text box maxlength, the hint, the refusal and its explanation', async () => {
-    const own = await startService({ config: { ...roomy, site: { declineReasonMaxChars: 40 } } });
+    const own = await startService({ config: { limits: roomyRateLimits, site: { declineReasonMaxChars: 40 } } });
     try {
       const job = await readyJob(own);
       const html = await pageHtml(`/a/${job.token}`, own);

@@ -1,0 +1,93 @@
+/* Any body, token, cookie and origin on the handoff routes: no 5xx, no design another site asked for. */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { FORM, handoffStep, headerValue } from '../helpers/arbitraries.ts';
+import { expectCatalogueAnswer } from '../helpers/invariants.ts';
+import { SITE } from '../helpers/service.ts';
+import { propertyService, runs, TIMEOUT } from '../helpers/property-runs.ts';
+
+const { service, rows, expectConsistentDatabase, readyJob } = propertyService();
+
+/** decisions §5: another site's request has no session (Sec-Fetch-Site first, else Origin). */
+const fromOurSite = (origin: string | undefined, fetchSite: string | undefined) =>
+  fetchSite ? fetchSite === 'same-origin' : origin === undefined || origin === 'null' || origin === SITE;
+
+describe('the handoff routes with any body, token, cookie and origin', () => {
+  it(
+    'move a job only along ready → declined | approved, for a signed-in same-site person, and answer from the catalogue',
+    async () => {
+      const sessions: Record<string, { token: string; accountId: string }> = {};
+      for (const [name, email] of [
+        ['first', 'first@example.com'],
+        ['second', 'second@example.com'],
+      ] as const) {
+        const signed = await service.core.signUp({
+          email,
+          password: 'correct horse battery',
+          clientAddress: '192.0.2.1',
+        });
+        if (!signed.ok) throw new Error(signed.error.message);
+        sessions[name] = { token: signed.value.sessionToken, accountId: signed.value.accountId };
+      }
+      await fc.assert(
+        fc.asyncProperty(fc.array(handoffStep, { minLength: 1, maxLength: 5 }), async (steps) => {
+          const job = await readyJob();
+          let state: { status: string; owner?: string; designId?: string } = { status: 'ready' };
+          for (const step of steps) {
+            const token = step.token === 'live' ? job.token : step.token;
+            const session = step.cookie === 'first' || step.cookie === 'second' ? sessions[step.cookie]! : undefined;
+            const cookie = session
+              ? `jds=${session.token}`
+              : step.cookie === undefined
+                ? undefined
+                : headerValue(step.cookie);
+            const headers: Record<string, string> = {};
+            if (step.type !== undefined) headers['content-type'] = step.type;
+            if (cookie) headers.cookie = cookie;
+            if (step.origin) headers.origin = step.origin;
+            if (step.fetchSite) headers['sec-fetch-site'] = step.fetchSite;
+            const init = { method: 'POST', headers, body: step.body as BodyInit };
+            const response = await service.api(`/handoff/${token}/${step.action}`, init);
+            const where = `${response.status} for ${JSON.stringify({ ...step, body: String(step.body) })}`;
+            const form = step.type === FORM;
+            const answer = response.clone();
+            if (form) {
+              expect(response.status, where).toBe(303);
+              expect(response.headers.get('location'), where).toMatch(/^\/(?![/\\])/);
+            } else await expectCatalogueAnswer(response, where);
+
+            const live = step.token === 'live';
+            const signedIn = session !== undefined && fromOurSite(step.origin, step.fetchSite);
+            const [row] = await rows('SELECT status FROM jobs WHERE id = ?', [job.id]);
+            const [design] = await rows('SELECT id, account_id FROM designs WHERE job_id = ?', [job.id]);
+            const before = state;
+            if (live && step.action === 'decline' && state.status !== 'approved') state = { status: 'declined' };
+            if (live && step.action === 'adopt' && signedIn && state.status === 'ready' && row!.status === 'approved') {
+              state = { status: 'approved', owner: session.accountId, designId: String(design!.id) };
+            }
+            expect([row!.status, design?.account_id, design?.id], where).toEqual([
+              state.status,
+              state.owner,
+              state.designId,
+            ]);
+            if (form) continue;
+            const body: any = await answer.json();
+            if (step.action === 'decline') {
+              const expected = !live ? 404 : before.status === 'approved' ? 409 : 200;
+              expect(answer.status, where).toBe(expected);
+            } else if (!signedIn) {
+              expect([answer.status, body.error.code], where).toEqual([401, 'ACCOUNT_REQUIRED']);
+            } else if (state !== before) {
+              expect([answer.status, body.designId], where).toEqual([201, state.designId]);
+            } else if (answer.status === 200) {
+              expect([live, session.accountId, body.designId], where).toEqual([true, state.owner, state.designId]);
+            } else expect(answer.status, where).not.toBe(201);
+          }
+          await expectConsistentDatabase();
+        }),
+        runs(40),
+      );
+    },
+    TIMEOUT,
+  );
+});
