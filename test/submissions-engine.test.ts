@@ -57,7 +57,8 @@ describe('submission.engine through the real pipeline', () => {
   it('records the SHA-256 of the uploaded bytes, the package version, the pipeline revision and the live parameters', async () => {
     // Floors off their defaults, so the record can only have come from the live configuration.
     const manufacturing = { minMetalMm: 0.5, despeckleAreaFraction: 0.0005, thicknessMm: 1.2 };
-    const service = await start({ realPipeline: true, config: { manufacturing, limits: roomyRateLimits } });
+    const image = { proportion: { keepWithin: 0.06, maxStretch: 1.6 } };
+    const service = await start({ realPipeline: true, config: { manufacturing, image, limits: roomyRateLimits } });
     const fixture = designFixture('clean-holes');
     const { productType, lengthMm, widthMm } = fixture.job;
     const job = await openJob(service, { productType, size: { lengthMm }, widthMm });
@@ -82,7 +83,7 @@ describe('submission.engine through the real pipeline', () => {
         thicknessMm: 1.2,
         densityGramsPerCm3: live.manufacturing.densityGramsPerCm3,
         cropAspect: live.image.cropAspect,
-        tolerances: pipelineTolerances,
+        tolerances: { ...pipelineTolerances, keepProportionWithin: 0.06, maxStretch: 1.6 },
       },
     });
     expect(posted.engine).toEqual(read.engine);

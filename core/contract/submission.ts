@@ -49,7 +49,7 @@ export const engineParametersSchema = z.object({
   thicknessMm: z.number(),
   densityGramsPerCm3: z.number(),
   cropAspect: z.object({ min: z.number(), max: z.number() }),
-  /** core/pipeline/tolerances.ts by name; a record, so a new tolerance needs no contract change. */
+  /** core/pipeline/tolerances.ts and config image.proportion by name; a record, so a new tolerance needs no contract change. */
   tolerances: z.record(z.string(), z.number()),
 });
 export type EngineParameters = z.infer<typeof engineParametersSchema>;

@@ -29,7 +29,13 @@ export function engineRecord(config: Config, job: Pick<JobRow, 'lengthMm' | 'wid
       thicknessMm: m.thicknessMm,
       densityGramsPerCm3: m.densityGramsPerCm3,
       cropAspect: { ...config.image.cropAspect },
-      tolerances: { ...pipelineTolerances },
+      // The proportion tolerances moved into configuration (image.proportion); they keep their
+      // names here so that every engine record reads the same.
+      tolerances: {
+        ...pipelineTolerances,
+        keepProportionWithin: config.image.proportion.keepWithin,
+        maxStretch: config.image.proportion.maxStretch,
+      },
     },
   };
 }
