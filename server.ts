@@ -2,9 +2,9 @@ import { systemClock } from './core/clock.ts';
 import { jsonLogger } from './core/logger.ts';
 import { SWEEP_EVERY_MS } from './core/maintenance/sweeper.ts';
 import { cryptoRandomness } from './core/randomness.ts';
-import { readRunSettings } from './http/env.ts';
+import { readRunSettings } from './env.ts';
 import { listen } from './http/server-options.ts';
-import { buildService, UPLOAD_DRAIN_MS } from './http/service.ts';
+import { buildService, UPLOAD_DRAIN_MS } from './service.ts';
 
 const log = jsonLogger();
 const settings = readRunSettings(process.env);
