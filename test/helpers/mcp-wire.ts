@@ -32,7 +32,6 @@ const RESULT_TYPES: Record<string, SpecTypeName> = {
   'prompts/list': 'ListPromptsResult',
   'prompts/get': 'GetPromptResult',
   'completion/complete': 'CompleteResult',
-  'subscriptions/listen': 'SubscriptionsListenResult',
 };
 
 /** Results the 2026-07-28 revision makes cacheable (they must say for how long, and for whom). */
