@@ -5,11 +5,12 @@ import { createClient, type Client as DbClient } from '@libsql/client';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { designFixture } from '../fixtures/pipeline/designs.ts';
-import { freePort, spawnServer, waitFor, type ServerProcess } from '../helpers/child-service.ts';
+import { freePort, spawnServer, type ServerProcess } from '../helpers/child-service.ts';
 import { braceletArgs, REVISIONS } from '../helpers/mcp.ts';
 import { connectHttp, listenOn, modernRequest, rawMcp, type Listening } from '../helpers/mcp-http.ts';
 import { makePng } from '../helpers/png.ts';
 import { removeDir, startService, type TestService } from '../helpers/service.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 /**
  * Shutdown with MCP clients connected. A 2025-11-25 session holds its event stream open (the SDK
@@ -63,7 +64,7 @@ describe('SIGTERM with MCP clients connected (server.ts)', () => {
     const legacy = await connect(base, 'legacy');
     await legacy.client.listTools();
     // The session's event stream is open (its GET is logged when the stream starts).
-    await waitFor(async () => streamOpen(child!));
+    await waitFor("the session's event stream", () => streamOpen(child!), { child: child!.child });
     const modern = await connect(base, 'modern');
     const lace = designFixture('lace');
     const { lengthMm, widthMm } = lace.job;
@@ -79,7 +80,11 @@ describe('SIGTERM with MCP clients connected (server.ts)', () => {
         () => 'cut off',
       );
     db = createClient({ url: databaseUrl });
-    await waitFor(async () => (await statuses(db!)).includes('processing'), 20_000, 5);
+    await waitFor('the upload processing', async () => (await statuses(db!)).includes('processing'), {
+      timeoutMs: 20_000,
+      everyMs: 5,
+      child: child!.child,
+    });
 
     child!.child.kill('SIGTERM');
     expect(await calling).toBe('cut off');
@@ -94,7 +99,7 @@ describe('SIGTERM with MCP clients connected (server.ts)', () => {
     const { base } = await startServer();
     const legacy = await connect(base, 'legacy');
     await legacy.client.listTools();
-    await waitFor(async () => streamOpen(child!));
+    await waitFor("the session's event stream", () => streamOpen(child!), { child: child!.child });
 
     const signalled = performance.now();
     child!.child.kill('SIGTERM');
@@ -135,7 +140,10 @@ describe('Service.closeMcp(), shutdown’s first step', () => {
       () => 'answered',
       () => 'cut off',
     );
-    await waitFor(async () => (await statuses(service!.db.orm.$client)).join() === 'processing,processing');
+    await waitFor(
+      'both uploads processing',
+      async () => (await statuses(service!.db.orm.$client)).join() === 'processing,processing',
+    );
 
     await service.closeMcp();
     const legacyAnswer = await legacyCall;
@@ -149,6 +157,6 @@ describe('Service.closeMcp(), shutdown’s first step', () => {
     expect([refused.status, refused.headers['retry-after']]).toEqual([503, '5']);
 
     release();
-    await waitFor(async () => (await statuses(service!.db.orm.$client)).join() === 'ready,ready');
+    await waitFor('both uploads ready', async () => (await statuses(service!.db.orm.$client)).join() === 'ready,ready');
   });
 });
