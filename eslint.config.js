@@ -1,6 +1,42 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const v2Only = 'Use the v2 SDK: @modelcontextprotocol/server or /client.';
+const v1Sdk = {
+  paths: [{ name: '@modelcontextprotocol/sdk', message: v2Only }],
+  patterns: [{ group: ['@modelcontextprotocol/sdk/*'], message: v2Only }],
+};
+
+/** The composition root, which only entry points (server.ts, mcp/stdio.ts, tests, bench) import. */
+const compositionRoot = {
+  group: ['**/service.ts'],
+  message: 'Only entry points import the composition root (service.ts); it hands the parts in.',
+};
+
+/**
+ * The adapters do not import each other: each takes what it needs of the others as parameters, and
+ * only the composition root (service.ts) builds them all and wires them together.
+ */
+const adapterBoundary = (self, others, { files = [`${self}/**/*.ts`], entryPoint = false } = {}) => ({
+  files,
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        paths: v1Sdk.paths,
+        patterns: [
+          ...v1Sdk.patterns,
+          {
+            group: others.map((other) => `**/${other}/**`),
+            message: `${self} is an adapter: what it needs of ${others.join(' and ')} comes in as parameters (service.ts wires them).`,
+          },
+          ...(entryPoint ? [] : [compositionRoot]),
+        ],
+      },
+    ],
+  },
+});
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'data/**', 'db/migrations/**', 'coverage/**'] },
   js.configs.recommended,
@@ -13,22 +49,7 @@ export default tseslint.config(
   },
   {
     // The v1 SDK stops at protocol 2025-11-25; it is installed only for the conformance suite.
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            { name: '@modelcontextprotocol/sdk', message: 'Use the v2 SDK: @modelcontextprotocol/server or /client.' },
-          ],
-          patterns: [
-            {
-              group: ['@modelcontextprotocol/sdk/*'],
-              message: 'Use the v2 SDK: @modelcontextprotocol/server or /client.',
-            },
-          ],
-        },
-      ],
-    },
+    rules: { 'no-restricted-imports': ['error', { paths: v1Sdk.paths, patterns: v1Sdk.patterns }] },
   },
   {
     // Plain JavaScript run by node directly (the stdio launcher, the runtime memory script).
@@ -45,6 +66,12 @@ export default tseslint.config(
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
+  // http may import web (its pages): they are one site.
+  adapterBoundary('http', ['mcp']),
+  adapterBoundary('web', ['http', 'mcp']),
+  adapterBoundary('mcp', ['http', 'web']),
+  // The stdio server's entry point: it builds its core with the composition root.
+  adapterBoundary('mcp', ['http', 'web'], { files: ['mcp/stdio.ts'], entryPoint: true }),
   {
     // core owns the domain and imports no transport: http, mcp and web are adapters over it.
     files: ['core/**/*.ts'],
@@ -56,6 +83,7 @@ export default tseslint.config(
             { group: ['hono', 'hono/*', '@hono/*'], message: 'core imports no transport (hono).' },
             { group: ['@modelcontextprotocol/*'], message: 'core imports no transport (MCP).' },
             { group: ['**/http/**', '**/mcp/**', '**/web/**'], message: 'core does not import its adapters.' },
+            compositionRoot,
             { group: ['node:http', 'node:https', 'http', 'https'], message: 'core imports no transport.' },
           ],
         },

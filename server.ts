@@ -2,9 +2,9 @@ import { systemClock } from './core/clock.ts';
 import { jsonLogger } from './core/logger.ts';
 import { SWEEP_EVERY_MS } from './core/maintenance/sweeper.ts';
 import { cryptoRandomness } from './core/randomness.ts';
-import { readRunSettings } from './http/env.ts';
-import { listen } from './http/server-options.ts';
-import { buildService, UPLOAD_DRAIN_MS } from './http/service.ts';
+import { readRunSettings } from './env.ts';
+import { listen, stopListening } from './http/server-options.ts';
+import { buildService, UPLOAD_DRAIN_MS } from './service.ts';
 
 const log = jsonLogger();
 const settings = readRunSettings(process.env);
@@ -34,7 +34,7 @@ function shutdown(signal: string): void {
   log.info({ msg: 'shutting down', signal });
   const force = setTimeout(() => process.exit(1), UPLOAD_DRAIN_MS + 5_000);
   force.unref();
-  server.close(() => {
+  stopListening(server, () => {
     void service.close().then(() => process.exit(0));
   });
   void service.closeMcp();

@@ -6,7 +6,7 @@
  * `node --import tsx bench/service-child.ts <tree> <config file> <database file>` and an IPC
  * channel; it answers one request at a time.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -38,7 +38,9 @@ process.on('disconnect', () => process.exit(1));
 
 // Only types come from this tree: the code is the measured tree's.
 const fromTree = (path: string) => import(pathToFileURL(join(root, path)).href);
-const { buildService } = (await fromTree('http/service.ts')) as typeof import('../http/service.ts');
+// The composition root moved from http/service.ts to the root (issue 16); baselines may predate that.
+const rootModule = existsSync(join(root, 'service.ts')) ? 'service.ts' : 'http/service.ts';
+const { buildService } = (await fromTree(rootModule)) as typeof import('../service.ts');
 const { systemClock } = (await fromTree('core/clock.ts')) as typeof import('../core/clock.ts');
 const { silentLogger } = (await fromTree('core/logger.ts')) as typeof import('../core/logger.ts');
 const { cryptoRandomness } = (await fromTree('core/randomness.ts')) as typeof import('../core/randomness.ts');

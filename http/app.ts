@@ -4,7 +4,6 @@ import { coreError, noSuchEndpoint } from '../core/errors.ts';
 import { errorText, type Logger } from '../core/logger.ts';
 import type { Randomness } from '../core/randomness.ts';
 import { API_BASE_PATH } from '../core/urls.ts';
-import { MCP_PATH, registerMcpRoutes, type McpEndpoint } from '../mcp/http.ts';
 import { notFoundPage, registerWebRoutes, serverErrorPage } from '../web/index.ts';
 import { canonicalRedirect } from './canonical-redirect.ts';
 import { clientAddress } from './client-address.ts';
@@ -27,6 +26,18 @@ export interface AppOptions {
   ping: () => Promise<unknown>;
   apiEnabled: boolean;
   trustProxy: boolean;
+  /** Machine endpoints served beside the API (the MCP endpoint), built by the composition root. */
+  endpoints: readonly Endpoint[];
+}
+
+/**
+ * An endpoint the app serves at one path without knowing what it speaks. Like the API, it is
+ * absent (the site's 404 page) while the agent API is switched off, and a throw answers JSON.
+ */
+export interface Endpoint {
+  path: string;
+  /** Answers one request; `clientAddress` as the rate limits count it (`TRUST_PROXY` applied). */
+  handle(request: Request, clientAddress: string): Promise<Response>;
 }
 
 /** A top-level page load: the browser says so (Sec-Fetch-Mode), or asks for HTML first. */
@@ -38,20 +49,19 @@ function isBrowserNavigation(c: Context): boolean {
 
 const isApiPath = (path: string): boolean => path === API_BASE_PATH || path.startsWith(`${API_BASE_PATH}/`);
 
-/** Paths that machines call and that answer JSON; every other path is a page, for people. */
-const isMachinePath = (path: string): boolean =>
-  isApiPath(path) || [MCP_PATH, OPENAPI_PATH, API_CATALOG_PATH, HEALTHZ_PATH].includes(path);
-
-export interface App {
-  app: Hono;
-  /** The MCP endpoint's sessions and exchanges, which the service ends when it stops. */
-  mcp: McpEndpoint;
-}
-
-/** The whole service as one hono app: the v1 API under its base, the site's pages beside it. */
-export function createApp(options: AppOptions): App {
+/**
+ * The whole service as one hono app: the v1 API under its base, the given endpoints beside it
+ * (MCP), the site's pages around them.
+ */
+export function createApp(options: AppOptions): Hono {
   const app = new Hono();
   const env: RouteEnv = { core: options.core, trustProxy: options.trustProxy };
+  const endpointPaths = options.endpoints.map((endpoint) => endpoint.path);
+  /** Paths that machines call and that answer JSON; every other path is a page, for people. */
+  const isMachinePath = (path: string): boolean =>
+    isApiPath(path) || [...endpointPaths, OPENAPI_PATH, API_CATALOG_PATH, HEALTHZ_PATH].includes(path);
+  const switchedOff = (path: string): boolean =>
+    isApiPath(path) || path === API_CATALOG_PATH || endpointPaths.includes(path);
 
   // The request id and access log wrap everything, redirects included; see docs/edge.md.
   app.use('*', requestLog(options));
@@ -60,8 +70,8 @@ export function createApp(options: AppOptions): App {
   registerHealthz(app, { ping: options.ping, log: options.log });
 
   app.use('*', async (c, next) => {
-    // Switched off: the API and its catalogue are indistinguishable from unknown site paths.
-    if (!options.apiEnabled && (isApiPath(c.req.path) || c.req.path === API_CATALOG_PATH)) return notFoundPage();
+    // Switched off: the API, its catalogue and MCP are indistinguishable from unknown site paths.
+    if (!options.apiEnabled && switchedOff(c.req.path)) return notFoundPage();
     await next();
   });
 
@@ -92,7 +102,9 @@ export function createApp(options: AppOptions): App {
     config: options.core.config,
     apiEnabled: options.apiEnabled,
   });
-  const mcp = registerMcpRoutes(app, options);
+  for (const endpoint of options.endpoints) {
+    app.all(endpoint.path, (c) => endpoint.handle(c.req.raw, clientAddress(c, options.trustProxy)));
+  }
   registerWebRoutes(app, options.core, {
     apiEnabled: options.apiEnabled,
     clientAddress: (c) => clientAddress(c, options.trustProxy),
@@ -109,5 +121,5 @@ export function createApp(options: AppOptions): App {
     });
     return isMachinePath(c.req.path) ? errorResponse(coreError('PROCESSING_FAILED')) : serverErrorPage();
   });
-  return { app, mcp };
+  return app;
 }

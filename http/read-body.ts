@@ -1,5 +1,6 @@
 import type { Config } from '../core/config.ts';
 import { configuredError, coreError, invalidRequest, type CoreError } from '../core/errors.ts';
+import { readCapped } from '../core/read-capped.ts';
 import { err, ok, type Result } from '../core/result.ts';
 
 /** Multipart framing (boundaries, part headers) allowed on top of the file's own size cap. */
@@ -8,40 +9,6 @@ const UNTYPED_PART_TYPES = new Set(['', 'application/octet-stream', 'text/plain'
 
 export const mediaType = (header: string | null | undefined): string =>
   (header ?? '').split(';')[0]!.trim().toLowerCase();
-
-/**
- * Reads at most `cap` bytes of a body; a longer body stops being read at the cap ('too-large').
- * A body the client stopped sending (it hung up, or the server's request timeout cut it) is
- * 'cut-off': an ordinary refusal nobody will read, not a fault of the service.
- */
-export async function readCapped(
-  body: ReadableStream<Uint8Array> | null,
-  cap: number,
-): Promise<Uint8Array | 'too-large' | 'cut-off'> {
-  if (!body) return new Uint8Array(0);
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    let chunk: ReadableStreamReadResult<Uint8Array>;
-    try {
-      chunk = await reader.read();
-    } catch {
-      return 'cut-off';
-    }
-    if (chunk.done) break;
-    total += chunk.value.byteLength;
-    if (total > cap) {
-      // Not cancelled: that destroys the request stream, the socket is no longer read, and a client
-      // still sending stalls until the connection is reset. Released, the rest is read and dropped
-      // once the refusal is out, within bounds (lingering-close.ts).
-      reader.releaseLock();
-      return 'too-large';
-    }
-    chunks.push(chunk.value);
-  }
-  return Buffer.concat(chunks, total);
-}
 
 const cutOff = (): CoreError => invalidRequest('The request body ended before its declared end.');
 

@@ -48,3 +48,17 @@ export function listen(options: ListenOptions, onListening?: (info: AddressInfo)
   lingerOverUnreadBodies(server as Server, linger);
   return server;
 }
+
+/**
+ * Stops taking connections and calls `done` once the last one has closed. Idle keep-alive
+ * connections close at once, and so does every other one as soon as its answer is out: left
+ * alone, a connection whose answer ended after this call (a request in flight, an MCP stream the
+ * shutdown ended) would idle for Node's keep-alive timeout (5 s), and carry further requests
+ * meanwhile, before the listener could close.
+ */
+export function stopListening(server: ServerType, done: () => void): void {
+  const http = server as Server;
+  // Read when an answer finishes; 0 would mean no timeout at all.
+  http.keepAliveTimeout = 1;
+  http.close(() => done());
+}

@@ -1,11 +1,9 @@
 import { isJsonContentType, isLegacyRequest } from '@modelcontextprotocol/server';
-import type { Hono } from 'hono';
-import { systemClock, type Clock } from '../core/clock.ts';
+import type { Clock } from '../core/clock.ts';
 import type { Core } from '../core/index.ts';
 import type { Logger } from '../core/logger.ts';
-import { cryptoRandomness, type Randomness } from '../core/randomness.ts';
-import { clientAddress } from '../http/client-address.ts';
-import { readCapped } from '../http/read-body.ts';
+import type { Randomness } from '../core/randomness.ts';
+import { readCapped } from '../core/read-capped.ts';
 import { legacySessions } from './legacy-sessions.ts';
 import { modernRequests } from './modern-requests.ts';
 import { requestOriginCheck } from './origin-check.ts';
@@ -16,14 +14,20 @@ export const MCP_PATH = '/mcp';
 export interface McpHttpOptions {
   core: Core;
   log: Logger;
-  apiEnabled: boolean;
+  /** Behind a trusted proxy the Host check reads `X-Forwarded-Host`. */
   trustProxy: boolean;
-  /** Drives session expiry; the system clock unless a test moves time itself. */
-  clock?: Clock;
-  random?: Randomness;
+  /** Drives session expiry. */
+  clock: Clock;
+  /** Session ids. */
+  random: Randomness;
 }
 
 export interface McpEndpoint {
+  /**
+   * Answers one request to `/mcp`. `clientAddress` is the caller's address as the HTTP adapter
+   * reads it (the socket's, or `X-Forwarded-For` behind a trusted proxy): the rate limits count it.
+   */
+  handle(request: Request, clientAddress: string): Promise<Response>;
   /** The 2025-era sessions this process holds. */
   readonly size: number;
   /** Closes the sessions idle past the timeout (also runs before each request and on a timer). */
@@ -60,14 +64,15 @@ async function readBody(request: Request, cap: number): Promise<{ body: unknown 
 }
 
 /**
- * Streamable HTTP MCP at `/mcp` on the service, both protocol eras on one endpoint. Every request
- * passes the same gate: the agent API switch, Host and Origin against the site URL
- * (DNS-rebinding protection), JSON and the body cap. Then the SDK's own classifier
- * (`isLegacyRequest`) sends 2025-era traffic (`initialize`, session ids) to the sessionful leg
- * (legacy-sessions.ts) and 2026-07-28 requests (a `_meta` envelope on each) to the stateless one
- * (modern-requests.ts), both building their servers with the same `createMcpServer`.
+ * Streamable HTTP MCP at `/mcp`, both protocol eras on one endpoint, with no HTTP framework of its
+ * own: the service's app mounts it (and keeps it absent while the agent API is switched off). Every
+ * request passes the same gate: Host and Origin against the site URL (DNS-rebinding protection),
+ * JSON and the body cap. Then the SDK's own classifier (`isLegacyRequest`) sends 2025-era traffic
+ * (`initialize`, session ids) to the sessionful leg (legacy-sessions.ts) and 2026-07-28 requests (a
+ * `_meta` envelope on each) to the stateless one (modern-requests.ts), both building their servers
+ * with the same `createMcpServer`.
  */
-export function registerMcpRoutes(app: Hono, options: McpHttpOptions): McpEndpoint {
+export function createMcpEndpoint(options: McpHttpOptions): McpEndpoint {
   const maxBodyBytes = bodyCap(options.core.config.image.maxBytes);
   const originCheck = requestOriginCheck(
     options.core.urls.siteUrl,
@@ -77,27 +82,22 @@ export function registerMcpRoutes(app: Hono, options: McpHttpOptions): McpEndpoi
   const legacy = legacySessions({
     core: options.core,
     log: options.log,
-    clock: options.clock ?? systemClock,
-    random: options.random ?? cryptoRandomness,
+    clock: options.clock,
+    random: options.random,
     maxBodyBytes,
   });
   const modern = modernRequests({ core: options.core, log: options.log });
 
-  app.all(MCP_PATH, async (c) => {
-    // Switched off, MCP is as absent as the REST API.
-    if (!options.apiEnabled) return c.notFound();
-    const request = c.req.raw;
-    const refusal = originCheck(request);
-    if (refusal) return rpcError(403, -32000, `Forbidden: ${refusal}`);
-    const read = await readBody(request, maxBodyBytes);
-    if (read instanceof Response) return read;
-    const address = clientAddress(c, options.trustProxy);
-    return (await isLegacyRequest(request, read.body))
-      ? legacy.handle(request, address, read.body)
-      : modern.handle(request, address, read.body);
-  });
-
   return {
+    async handle(request, address) {
+      const refusal = originCheck(request);
+      if (refusal) return rpcError(403, -32000, `Forbidden: ${refusal}`);
+      const read = await readBody(request, maxBodyBytes);
+      if (read instanceof Response) return read;
+      return (await isLegacyRequest(request, read.body))
+        ? legacy.handle(request, address, read.body)
+        : modern.handle(request, address, read.body);
+    },
     get size() {
       return legacy.size;
     },

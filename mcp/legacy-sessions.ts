@@ -154,6 +154,10 @@ export function legacySessions(options: LegacySessionsOptions): LegacySessions {
         return sessionNotFound();
       }
       session.lastSeen = clock.now();
+      // Kept in order of use as well: sessions used within the same millisecond still give way
+      // least recently used first (session-share.ts takes the first of equal times).
+      sessions.delete(id);
+      sessions.set(id, session);
       return session.transport.handleRequest(request, body === undefined ? {} : { parsedBody: body });
     },
     sweep,

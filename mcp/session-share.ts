@@ -22,7 +22,8 @@ export type Room = { kind: 'free' } | { kind: 'evict'; id: string } | { kind: 'b
  * used session. A full table takes the least recently used session of the group holding the
  * most: the newcomer is not refused, so no address, however many sessions it opens, can lock
  * another one out. Sessions still opening are counted but never taken; when only those could
- * give way (a burst of initializes at once), the answer is 'busy'.
+ * give way (a burst of initializes at once), the answer is 'busy'. `sessions` is in order of use,
+ * so among sessions last used at the same time the first one gives way.
  */
 export function roomFor<S extends HeldSession>(
   sessions: ReadonlyMap<string, S>,

@@ -7,7 +7,7 @@ import { APPROVAL_TOKEN_PATTERN, BASE58, newApprovalToken } from '../core/handof
 import { silentLogger } from '../core/logger.ts';
 import { cryptoRandomness, type Randomness } from '../core/randomness.ts';
 import { API_BASE_PATH } from '../core/urls.ts';
-import { buildService } from '../http/service.ts';
+import { buildService } from '../service.ts';
 import { bearer, braceletBody, jsonInit, roomyRateLimits } from './helpers/flows.ts';
 import { makePng } from './helpers/png.ts';
 import { ScriptedPipeline } from './helpers/scripted-pipeline.ts';
@@ -70,11 +70,18 @@ describe('approval tokens', () => {
     }
     expect(links[0]).toBe(links[1]);
 
-    const sources = ['core', 'http', 'web', 'mcp', 'db'].flatMap((dir) => tsFiles(dir)).concat(['server.ts']);
+    const sources = ['core', 'http', 'web', 'mcp', 'db']
+      .flatMap((dir) => tsFiles(dir))
+      .concat(['server.ts', 'service.ts', 'env.ts']);
     const random = /randomBytes|randomUUID|getRandomValues|randomInt|Math\.random/;
     expect(sources.filter((file) => random.test(readFileSync(file, 'utf8')))).toEqual(['core/randomness.ts']);
+    // Only the two entry points pick the real clock and randomness; no adapter falls back to them.
+    const picks = /systemClock|cryptoRandomness/;
+    expect(sources.filter((file) => picks.test(readFileSync(file, 'utf8'))).sort()).toEqual(
+      ['core/clock.ts', 'core/randomness.ts', 'mcp/stdio.ts', 'server.ts'].sort(),
+    );
     for (const entry of ['server.ts', 'mcp/stdio.ts']) {
-      expect(readFileSync(entry, 'utf8'), entry).toMatch(/buildService\([^)]*random: cryptoRandomness/s);
+      expect(readFileSync(entry, 'utf8'), entry).toMatch(/build(Service|Core)\([^)]*random: cryptoRandomness/s);
     }
   });
 

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MINUTE } from '../core/clock.ts';
 import { silentLogger } from '../core/logger.ts';
 import { cryptoRandomness } from '../core/randomness.ts';
-import { buildService, type Service } from '../http/service.ts';
+import { buildService, type Service } from '../service.ts';
 import { designFixture } from './fixtures/pipeline/designs.ts';
 import { freePort, startChildService, stopChildService, type ChildService } from './helpers/child-service.ts';
 import { bearer, getJob, openJob, uploadPng } from './helpers/flows.ts';

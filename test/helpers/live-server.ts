@@ -12,7 +12,7 @@ import type { Pipeline } from '../../core/pipeline/types.ts';
 import { cryptoRandomness } from '../../core/randomness.ts';
 import { API_BASE_PATH } from '../../core/urls.ts';
 import { listen } from '../../http/server-options.ts';
-import { buildService, type Service } from '../../http/service.ts';
+import { buildService, type Service } from '../../service.ts';
 import { spawnServer } from './child-service.ts';
 import { freePort } from './sqld.ts';
 

@@ -76,7 +76,11 @@ export async function connectStdio(
   era: Era,
   env: Record<string, string>,
   onStderr?: (chunk: string) => void,
-): Promise<{ client: Client; call(name: string, args?: Record<string, unknown>): Promise<CallToolResult> }> {
+): Promise<{
+  client: Client;
+  transport: StdioClientTransport;
+  call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+}> {
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined),
   );
@@ -94,6 +98,7 @@ export async function connectStdio(
   await client.connect(transport);
   return {
     client,
+    transport,
     call: (name, args = {}) => client.callTool({ name, arguments: args }, { timeout: 60_000 }),
   };
 }

@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { ManualClock } from '../../core/clock.ts';
 import { silentLogger } from '../../core/logger.ts';
 import { cryptoRandomness } from '../../core/randomness.ts';
-import { buildService } from '../../http/service.ts';
+import { buildService } from '../../service.ts';
 import { ScriptedPipeline } from './scripted-pipeline.ts';
 
 const [databaseUrl, clockMs] = process.argv.slice(2);

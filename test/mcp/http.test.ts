@@ -1,9 +1,9 @@
 import type { Client } from '@modelcontextprotocol/client';
-import { Hono } from 'hono';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { ManualClock, MINUTE } from '../../core/clock.ts';
 import { silentLogger } from '../../core/logger.ts';
-import { registerMcpRoutes } from '../../mcp/http.ts';
+import { cryptoRandomness } from '../../core/randomness.ts';
+import { createMcpEndpoint } from '../../mcp/http.ts';
 import { roomyRateLimits } from '../helpers/flows.ts';
 import { braceletArgs, errorEnvelope, REVISIONS, textOf, type Era } from '../helpers/mcp.ts';
 import { connectHttp, listenOn, modernRequest, rawMcp, type Listening } from '../helpers/mcp-http.ts';
@@ -242,13 +242,12 @@ describe('session expiry', () => {
   it('closes a session idle past the configured idle minutes; its next request gets 404', async () => {
     const clock = new ManualClock();
     const idle = await startService({ config: { mcp: { idleMinutes: 10 } } });
-    const app = new Hono();
-    const endpoint = registerMcpRoutes(app, {
+    const endpoint = createMcpEndpoint({
       core: idle.core,
       log: silentLogger,
-      apiEnabled: true,
       trustProxy: false,
       clock,
+      random: cryptoRandomness,
     });
     onTestFinished(async () => {
       await endpoint.close();
@@ -256,14 +255,15 @@ describe('session expiry', () => {
       removeDir(idle.dir);
     });
     const headers = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
-    const init = await app.request(`${SITE}/mcp`, { method: 'POST', headers, body: initializeBody });
+    const post = (init: RequestInit) =>
+      endpoint.handle(new Request(`${SITE}/mcp`, { method: 'POST', ...init }), '203.0.113.10');
+    const init = await post({ headers, body: initializeBody });
     expect(init.status, await init.clone().text()).toBe(200);
     const id = init.headers.get('mcp-session-id')!;
     await init.body?.cancel();
     expect(endpoint.size).toBe(1);
     const list = (n: number) =>
-      app.request(`${SITE}/mcp`, {
-        method: 'POST',
+      post({
         headers: { ...headers, 'mcp-session-id': id, 'mcp-protocol-version': REVISIONS.legacy },
         body: legacyListTools(n),
       });

@@ -12,8 +12,8 @@ import { systemClock } from '../../core/clock.ts';
 import { jsonLogger } from '../../core/logger.ts';
 import type { Pipeline } from '../../core/pipeline/types.ts';
 import { cryptoRandomness } from '../../core/randomness.ts';
-import { readRunSettings } from '../../http/env.ts';
-import { buildService } from '../../http/service.ts';
+import { readRunSettings } from '../../env.ts';
+import { buildService } from '../../service.ts';
 import { ScriptedPipeline } from '../helpers/scripted-pipeline.ts';
 
 const log = jsonLogger();
