@@ -9,7 +9,7 @@ import { frameStrip } from './frame.ts';
 import { addAgentPixels, type StripInImage } from './agent-pixels.ts';
 import { mergeAlike } from './merge-findings.ts';
 import { withMargins } from './margins.ts';
-import { gateOpenings } from './gate.ts';
+import { fillUncuttableOpenings } from './uncuttable-openings.ts';
 import { findRegions } from './regions.ts';
 import { countCutPaths, cutAreaMm2, cuttingSvg, metalAreaMm2, previewSvg } from './render.ts';
 import { resampleToStrip } from './resample.ts';
@@ -22,7 +22,8 @@ import { validateStrip } from './validate.ts';
 import { pipelineTolerances } from './tolerances.ts';
 
 /**
- * The whole pipeline in the contract's order: decode, regions, scale, despeckle and gate,
+ * The whole pipeline in the contract's order: decode, regions, scale, filling the openings
+ * too small or narrow to cut,
  * framing, validation, tracing at millimetre scale and the final check of the cutting file as it
  * will be written, outputs. Only a drawing that cannot be read ends the analysis early: every
  * other stage runs on what the earlier ones left, with what they refused set aside or repaired as
@@ -60,7 +61,7 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
   keepSeparations(raster, regions.keep, boxW, boxH);
   const floors = { minOpeningMm: manufacturing.minOpeningMm, minMetalMm: manufacturing.minMetalMm };
 
-  const gate = gateOpenings(
+  const uncuttable = fillUncuttableOpenings(
     raster,
     {
       minOpeningMm: floors.minOpeningMm,
@@ -69,8 +70,8 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
     },
     ctx,
   );
-  warnings.push(...gate.warnings);
-  errors.push(...gate.errors);
+  warnings.push(...uncuttable.warnings);
+  errors.push(...uncuttable.errors);
 
   const framed = frameStrip(
     raster,
@@ -85,7 +86,7 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
       maxWidenedPlaces: t.maxWidenedPlaces,
     },
     ctx,
-    gate.air,
+    uncuttable.air,
   );
   warnings.push(...framed.warnings);
   errors.push(...framed.errors);

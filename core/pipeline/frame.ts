@@ -30,7 +30,7 @@ export interface FrameOptions {
 export interface FrameResult {
   warnings: Finding[];
   errors: Finding[];
-  /** How the openings measure once framed, when framing changed the raster (the gate's still hold otherwise). */
+  /** How the openings measure once framed, when framing changed the raster (as the uncuttable ones were filled, they still hold otherwise). */
   air?: AirSurvey;
   /** Where necks were widened (the NECK_THICKENED warning is made once the cutting file is final). */
   thickened: Location[];
@@ -46,13 +46,13 @@ export function frameStrip(
   raster: StripRaster,
   options: FrameOptions,
   ctx: FindingContext,
-  /** The air's regions as the gate left them, if known (framing only adds metal but for removed islands). */
+  /** The air's regions as filling uncuttable openings left them, if known (framing only adds metal but for removed islands). */
   air?: Labels,
 ): FrameResult {
   const parts = labelComponents(raster.data, raster.w, raster.h, 4);
   const asGated = raster.data.slice();
   const warnings = bridgeIslands(raster, parts, options, ctx);
-  // Bars across an opening can split it: the gate's labels hold only while no island was touched.
+  // Bars across an opening can split it: the air's labels hold only while no island was touched.
   const thin = thinMetal(raster, options, warnings.length === 0 ? air : undefined);
   warnings.push(...shaveSpurs(raster, thin.spurs, ctx));
   if (warnings.length === 0 && thin.necks.length === 0 && thin.webs.length === 0) {
@@ -107,7 +107,7 @@ export function frameStrip(
     errors = [finding('NECK_TOO_THIN', { count: split.refused.length }, ctx, { locations })];
   }
   // Bridges and widened necks can leave new tips and slivers of air; the laser cannot cut them.
-  // Only those: the gate already filled what the drawing had, and filling the opening's residue
+  // Only those: filling uncuttable openings already filled what the drawing had, and filling the opening's residue
   // again everywhere would take another pixel off the rim of every small round hole.
   fillNearChanges(raster, survey.residue, asGated);
   return { warnings, errors, air: survey, thickened: widened };
@@ -156,7 +156,7 @@ function undoWhereSpoiled(
 
 /**
  * Fills the components of `residue` that touch a pixel framing changed (one that differs from
- * `before`, the raster as the gate left it), in place.
+ * `before`, the raster before framing), in place.
  */
 function fillNearChanges(raster: StripRaster, residue: Uint8Array, before: Uint8Array): void {
   const { w, h, data } = raster;

@@ -22,7 +22,7 @@ export function validateStrip(
   ctx: FindingContext,
   /**
    * What framing found, when it ran: it measured the thin metal (and widened it or refused), and
-   * surveyed the openings if it changed them (the gate's survey holds otherwise).
+   * surveyed the openings if it changed them (the fill of uncuttable openings' survey holds otherwise).
    */
   framed?: { air?: AirSurvey },
 ): { warnings: Finding[]; errors: Finding[] } {
@@ -68,7 +68,7 @@ export function validateStrip(
       errors.push(finding('NECK_TOO_THIN', { count: places.length }, ctx, { locations }));
     }
   }
-  // The gate left only openings at least the floor wide; only framing can have changed that.
+  // Filling uncuttable openings left only openings at least the floor wide; only framing can have changed that.
   if (framed && !framed.air) return { warnings, errors };
   const air = framed?.air ?? surveyAir(raster, options.minOpeningMm);
   const pinched = air.verdict.filter(underFloor).length;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { frameStrip } from '../../core/pipeline/frame.ts';
-import { gateOpenings } from '../../core/pipeline/gate.ts';
+import { fillUncuttableOpenings } from '../../core/pipeline/uncuttable-openings.ts';
 import type { StripRaster } from '../../core/pipeline/raster.ts';
 import { pipelineTolerances as t } from '../../core/pipeline/tolerances.ts';
 
@@ -59,21 +59,29 @@ const farSide = (r: StripRaster) => {
 describe('framing fills only what it changed', () => {
   it('widens a bar between two windows without moving the far, slanted side of either', () => {
     const raster = windows();
-    const gate = gateOpenings(raster, { minOpeningMm: 0.2, minOpeningAreaMm2: 0.05, fineShare: t.fineShare }, ctx);
-    const gated = farSide(raster);
-    const framed = frameStrip(raster, frameOptions, ctx, gate.air);
+    const uncuttable = fillUncuttableOpenings(
+      raster,
+      { minOpeningMm: 0.2, minOpeningAreaMm2: 0.05, fineShare: t.fineShare },
+      ctx,
+    );
+    const filled = farSide(raster);
+    const framed = frameStrip(raster, frameOptions, ctx, uncuttable.air);
     expect(framed.thickened.length).toBeGreaterThan(0);
-    expect(farSide(raster)).toBe(gated);
+    expect(farSide(raster)).toBe(filled);
   });
 
   it('bridges an island without taking another pixel off the rim of a small round hole elsewhere', () => {
     const raster = strip();
-    const gate = gateOpenings(raster, { minOpeningMm: 0.2, minOpeningAreaMm2: 0.05, fineShare: t.fineShare }, ctx);
-    expect(gate.errors).toEqual([]);
-    const gated = holePixels(raster);
-    expect(gated).toBeGreaterThan(50);
-    const framed = frameStrip(raster, frameOptions, ctx, gate.air);
+    const uncuttable = fillUncuttableOpenings(
+      raster,
+      { minOpeningMm: 0.2, minOpeningAreaMm2: 0.05, fineShare: t.fineShare },
+      ctx,
+    );
+    expect(uncuttable.errors).toEqual([]);
+    const filled = holePixels(raster);
+    expect(filled).toBeGreaterThan(50);
+    const framed = frameStrip(raster, frameOptions, ctx, uncuttable.air);
     expect(framed.warnings.map((w) => w.code)).toContain('ISLAND_BRIDGED');
-    expect(holePixels(raster)).toBe(gated);
+    expect(holePixels(raster)).toBe(filled);
   });
 });

@@ -5,7 +5,7 @@ import { fill, fillRegions, surveyAir } from './openings.ts';
 import type { StripRaster } from './raster.ts';
 import { locate, MAX_LOCATIONS } from './spots.ts';
 
-export interface GateOptions {
+export interface UncuttableOptions {
   minOpeningMm: number;
   /** Openings smaller than this are specks, filled before anything else. */
   minOpeningAreaMm2: number;
@@ -13,10 +13,10 @@ export interface GateOptions {
   fineShare: number;
 }
 
-export interface GateResult {
+export interface UncuttableResult {
   warnings: Finding[];
   errors: Finding[];
-  /** The air's regions as the gate found them (later stages reuse them: they only add metal). */
+  /** The air's regions as found before filling (later stages reuse them: they only add metal). */
   air: Labels;
 }
 
@@ -26,7 +26,11 @@ export interface GateResult {
  * later stages check the rest), the tips of the rest and the slivers along the strip edge filled,
  * and FEATURES_TOO_FINE when filling would take most of the open area.
  */
-export function gateOpenings(raster: StripRaster, options: GateOptions, ctx: FindingContext): GateResult {
+export function fillUncuttableOpenings(
+  raster: StripRaster,
+  options: UncuttableOptions,
+  ctx: FindingContext,
+): UncuttableResult {
   const pxArea = raster.mmPerPxX * raster.mmPerPxY;
   const survey = surveyAir(raster, options.minOpeningMm);
   const { air, boxes, verdict } = survey;
@@ -50,7 +54,7 @@ export function gateOpenings(raster: StripRaster, options: GateOptions, ctx: Fin
   }
   const warnings: Finding[] = [];
   const errors: Finding[] = [];
-  // Refusals do not end the gate: what it refuses is repaired as the fill would (too fine) or set
+  // Refusals do not end the stage: what it refuses is repaired as the fill would (too fine) or set
   // aside (a pinched opening filled), so the later stages check the rest of the drawing.
   const tooFine = openArea > 0 && filledArea / openArea > options.fineShare;
   if (tooFine) {
