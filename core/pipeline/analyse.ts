@@ -4,6 +4,7 @@ import { despeckleAreaMm2 } from '../config.ts';
 import { classify, classifyDefaults } from './classify.ts';
 import { decodeLuminance } from './decode.ts';
 import { finding, type FindingContext } from './findings.ts';
+import type { StripRaster } from './raster.ts';
 import { blameRepairs } from './blame-repairs.ts';
 import { frameStrip } from './frame.ts';
 import { addAgentPixels, type StripInImage } from './agent-pixels.ts';
@@ -54,57 +55,69 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
 
   const strip = { lengthMm: scaled.lengthMm, widthMm: scaled.widthMm };
   const placing = { box: regions.box, ...strip };
-  const raster = await resampleToStrip(regions.keep, regions.box, strip, {
+  const floors = { minOpeningMm: manufacturing.minOpeningMm, minMetalMm: manufacturing.minMetalMm };
+  // Each stage returns a raster of its own and leaves its input as it was. Only the newest is held
+  // (`raster`): a stage's input (up to 12 MB) is garbage once the next stage has its output.
+  let raster = await resampleToStrip(regions.keep, regions.box, strip, {
     mmPerPx: t.workMmPerPx,
     maxPixels: t.maxWorkPixels,
   });
-  keepSeparations(raster, regions.keep, boxW, boxH);
-  const floors = { minOpeningMm: manufacturing.minOpeningMm, minMetalMm: manufacturing.minMetalMm };
+  /** Adds a stage's findings to the answer's, moves `raster` on to its output, and returns the rest. */
+  const step = <T extends { raster: StripRaster; warnings: Finding[]; errors: Finding[] }>(
+    stage: T,
+  ): Omit<T, 'raster'> => {
+    warnings.push(...stage.warnings);
+    errors.push(...stage.errors);
+    const { raster: output, ...rest } = stage;
+    raster = output;
+    return rest;
+  };
+  raster = keepSeparations(raster, regions.keep, boxW, boxH).raster;
 
-  const uncuttable = fillUncuttableOpenings(
-    raster,
-    {
-      minOpeningMm: floors.minOpeningMm,
-      minOpeningAreaMm2: despeckleAreaMm2(manufacturing, input.lengthMm, input.widthMm),
-      fineShare: t.fineShare,
-    },
-    ctx,
+  const { air } = step(
+    fillUncuttableOpenings(
+      raster,
+      {
+        minOpeningMm: floors.minOpeningMm,
+        minOpeningAreaMm2: despeckleAreaMm2(manufacturing, input.lengthMm, input.widthMm),
+        fineShare: t.fineShare,
+      },
+      ctx,
+    ),
   );
-  warnings.push(...uncuttable.warnings);
-  errors.push(...uncuttable.errors);
 
-  const framed = frameStrip(
-    raster,
-    {
-      ...floors,
-      bridgeMm: t.bridgeMm,
-      reachMm: t.reachMm,
-      removableIslandMm2: t.removableIslandMm2,
-      hairlineMm: t.hairlineMm,
-      neckTargetMm: t.neckTargetMm,
-      maxTipMm: t.maxTipMm,
-      maxWidenedPlaces: t.maxWidenedPlaces,
-    },
-    ctx,
-    uncuttable.air,
+  const framed = step(
+    frameStrip(
+      raster,
+      {
+        ...floors,
+        bridgeMm: t.bridgeMm,
+        reachMm: t.reachMm,
+        removableIslandMm2: t.removableIslandMm2,
+        hairlineMm: t.hairlineMm,
+        neckTargetMm: t.neckTargetMm,
+        maxTipMm: t.maxTipMm,
+        maxWidenedPlaces: t.maxWidenedPlaces,
+      },
+      ctx,
+      air,
+    ),
   );
-  warnings.push(...framed.warnings);
-  errors.push(...framed.errors);
 
-  const checked = validateStrip(
-    raster,
-    {
-      ...floors,
-      hairlineMm: t.hairlineMm,
-      neckTargetMm: t.neckTargetMm,
-      maxTipMm: t.maxTipMm,
-      neckCheckMaxPixels: t.neckCheckMaxPixels,
-    },
-    ctx,
-    framed,
+  const checked = step(
+    validateStrip(
+      raster,
+      {
+        ...floors,
+        hairlineMm: t.hairlineMm,
+        neckTargetMm: t.neckTargetMm,
+        maxTipMm: t.maxTipMm,
+        neckCheckMaxPixels: t.neckCheckMaxPixels,
+      },
+      ctx,
+      framed.measured,
+    ),
   );
-  warnings.push(...checked.warnings);
-  errors.push(...checked.errors);
   if (checked.errors.some((e) => e.code === 'TRACE_REJECTED')) return refused(warnings, errors, ctx, placing);
 
   const final = traceFinalCuts(
