@@ -38,8 +38,8 @@ export interface FramingMeasures {
    * The survey of the returned strip's openings, when framing surveyed the whole strip after its
    * last change. `'unsurveyed'` otherwise: framing changed no opening (they are as filling the
    * uncuttable openings left them, none under the floor), or changed them only beside widened webs
-   * and surveyed them there, or refused the thin metal before surveying (islands it bridged may
-   * then have narrowed an opening, which the final check of the cutting file measures).
+   * and surveyed them there, or refused the thin metal and left it as drawn (islands it bridged
+   * may then have narrowed an opening, which the final check of the cutting file measures).
    */
   openings: AirSurvey | 'unsurveyed';
 }
@@ -135,8 +135,8 @@ export function frameStrip(
     errors = [finding('NECK_TOO_THIN', { count: split.refused.length }, ctx, { locations })];
   }
   // Bridges and widened necks can leave new tips and slivers of air; the laser cannot cut them.
-  // Only those: filling uncuttable openings already filled what the drawing had, and filling the opening's residue
-  // again everywhere would take another pixel off the rim of every small round hole.
+  // Only those: filling uncuttable openings already filled what the drawing had, and filling the
+  // openings' residue again everywhere would take another pixel off the rim of every small round hole.
   fillNearChanges(raster, survey.residue, input.data);
   return { raster, warnings, errors, thickened: widened, measured: { thinMetal: 'settled', openings: survey } };
 }
