@@ -23,10 +23,9 @@ import { validateStrip } from './validate.ts';
 import { pipelineTolerances } from './tolerances.ts';
 
 /**
- * The whole pipeline in the contract's order: decode, regions, scale, filling the openings
- * too small or narrow to cut,
- * framing, validation, tracing at millimetre scale and the final check of the cutting file as it
- * will be written, outputs. Only a drawing that cannot be read ends the analysis early: every
+ * The whole pipeline in the contract's order: decode, regions, scale, filling the openings too
+ * small or narrow to cut, framing, validation, tracing at millimetre scale and the final check of
+ * the cutting file as it will be written, outputs. Only a drawing that cannot be read ends the analysis early: every
  * other stage runs on what the earlier ones left, with what they refused set aside or repaired as
  * it would be, so one answer lists every error and warning the drawing produces.
  */
