@@ -4,12 +4,13 @@ import { despeckleAreaMm2 } from '../config.ts';
 import { classify, classifyDefaults } from './classify.ts';
 import { decodeLuminance } from './decode.ts';
 import { finding, type FindingContext } from './findings.ts';
+import type { StripRaster } from './raster.ts';
 import { blameRepairs } from './blame-repairs.ts';
 import { frameStrip } from './frame.ts';
 import { addAgentPixels, type StripInImage } from './agent-pixels.ts';
 import { mergeAlike } from './merge-findings.ts';
 import { withMargins } from './margins.ts';
-import { gateOpenings } from './gate.ts';
+import { fillUncuttableOpenings } from './uncuttable-openings.ts';
 import { findRegions } from './regions.ts';
 import { countCutPaths, cutAreaMm2, cuttingSvg, metalAreaMm2, previewSvg } from './render.ts';
 import { resampleToStrip } from './resample.ts';
@@ -22,9 +23,9 @@ import { validateStrip } from './validate.ts';
 import { pipelineTolerances } from './tolerances.ts';
 
 /**
- * The whole pipeline in the contract's order: decode, regions, scale, despeckle and gate,
- * framing, validation, tracing at millimetre scale and the final check of the cutting file as it
- * will be written, outputs. Only a drawing that cannot be read ends the analysis early: every
+ * The whole pipeline in the contract's order: decode, regions, scale, filling the openings too
+ * small or narrow to cut, framing, validation, tracing at millimetre scale and the final check of
+ * the cutting file as it will be written, outputs. Only a drawing that cannot be read ends the analysis early: every
  * other stage runs on what the earlier ones left, with what they refused set aside or repaired as
  * it would be, so one answer lists every error and warning the drawing produces.
  */
@@ -53,57 +54,69 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
 
   const strip = { lengthMm: scaled.lengthMm, widthMm: scaled.widthMm };
   const placing = { box: regions.box, ...strip };
-  const raster = await resampleToStrip(regions.keep, regions.box, strip, {
+  const floors = { minOpeningMm: manufacturing.minOpeningMm, minMetalMm: manufacturing.minMetalMm };
+  // Each stage returns a raster of its own and leaves its input as it was. Only the newest is held
+  // (`raster`): a stage's input (up to 12 MB) is garbage once the next stage has its output.
+  let raster = await resampleToStrip(regions.keep, regions.box, strip, {
     mmPerPx: t.workMmPerPx,
     maxPixels: t.maxWorkPixels,
   });
-  keepSeparations(raster, regions.keep, boxW, boxH);
-  const floors = { minOpeningMm: manufacturing.minOpeningMm, minMetalMm: manufacturing.minMetalMm };
+  /** Adds a stage's findings to the answer's, moves `raster` on to its output, and returns the rest. */
+  const step = <T extends { raster: StripRaster; warnings: Finding[]; errors: Finding[] }>(
+    stage: T,
+  ): Omit<T, 'raster'> => {
+    warnings.push(...stage.warnings);
+    errors.push(...stage.errors);
+    const { raster: output, ...rest } = stage;
+    raster = output;
+    return rest;
+  };
+  raster = keepSeparations(raster, regions.keep, boxW, boxH).raster;
 
-  const gate = gateOpenings(
-    raster,
-    {
-      minOpeningMm: floors.minOpeningMm,
-      minOpeningAreaMm2: despeckleAreaMm2(manufacturing, input.lengthMm, input.widthMm),
-      fineShare: t.fineShare,
-    },
-    ctx,
+  const { air } = step(
+    fillUncuttableOpenings(
+      raster,
+      {
+        minOpeningMm: floors.minOpeningMm,
+        minOpeningAreaMm2: despeckleAreaMm2(manufacturing, input.lengthMm, input.widthMm),
+        fineShare: t.fineShare,
+      },
+      ctx,
+    ),
   );
-  warnings.push(...gate.warnings);
-  errors.push(...gate.errors);
 
-  const framed = frameStrip(
-    raster,
-    {
-      ...floors,
-      bridgeMm: t.bridgeMm,
-      reachMm: t.reachMm,
-      removableIslandMm2: t.removableIslandMm2,
-      hairlineMm: t.hairlineMm,
-      neckTargetMm: t.neckTargetMm,
-      maxTipMm: t.maxTipMm,
-      maxWidenedPlaces: t.maxWidenedPlaces,
-    },
-    ctx,
-    gate.air,
+  const framed = step(
+    frameStrip(
+      raster,
+      {
+        ...floors,
+        bridgeMm: t.bridgeMm,
+        reachMm: t.reachMm,
+        removableIslandMm2: t.removableIslandMm2,
+        hairlineMm: t.hairlineMm,
+        neckTargetMm: t.neckTargetMm,
+        maxTipMm: t.maxTipMm,
+        maxWidenedPlaces: t.maxWidenedPlaces,
+      },
+      ctx,
+      air,
+    ),
   );
-  warnings.push(...framed.warnings);
-  errors.push(...framed.errors);
 
-  const checked = validateStrip(
-    raster,
-    {
-      ...floors,
-      hairlineMm: t.hairlineMm,
-      neckTargetMm: t.neckTargetMm,
-      maxTipMm: t.maxTipMm,
-      neckCheckMaxPixels: t.neckCheckMaxPixels,
-    },
-    ctx,
-    framed,
+  const checked = step(
+    validateStrip(
+      raster,
+      {
+        ...floors,
+        hairlineMm: t.hairlineMm,
+        neckTargetMm: t.neckTargetMm,
+        maxTipMm: t.maxTipMm,
+        neckCheckMaxPixels: t.neckCheckMaxPixels,
+      },
+      ctx,
+      framed.measured,
+    ),
   );
-  warnings.push(...checked.warnings);
-  errors.push(...checked.errors);
   if (checked.errors.some((e) => e.code === 'TRACE_REJECTED')) return refused(warnings, errors, ctx, placing);
 
   const final = traceFinalCuts(

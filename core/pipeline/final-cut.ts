@@ -46,8 +46,8 @@ export interface FinalCutResult {
  * Traces the framed strip and checks the result exactly as the cutting file will hold it (see
  * `checkFinalCuts`). Tracing, smoothing, flattening and rounding move edges by fractions of a
  * pixel, and some narrow metal only shows on the exact geometry (around a corner where an island's
- * bridge meets it); where metal is under the floor, the raster is widened there (in place) and
- * traced again, once. Whatever the file still breaks is refused with its places: a file that
+ * bridge meets it); where metal is under the floor, a copy of the raster is widened there and
+ * traced again, once (the input is left as it was). Whatever the file still breaks is refused with its places: a file that
  * fails the check is never returned.
  */
 export function traceFinalCuts(
@@ -58,16 +58,11 @@ export function traceFinalCuts(
 ): FinalCutResult {
   const L = thousandths(strip.lengthMm);
   const W = thousandths(strip.widthMm);
-  const trace = () =>
-    finalCuts(
-      traceCuts(raster, { toleranceMm: options.flattenToleranceMm, alphaMax: options.alphaMax }),
-      L,
-      W,
-      options,
-    );
+  const trace = (strip: StripRaster) =>
+    finalCuts(traceCuts(strip, { toleranceMm: options.flattenToleranceMm, alphaMax: options.alphaMax }), L, W, options);
   const margins = (problems: FinalProblems) =>
     marginsOf(problems.narrowest, { ...options, marginSearchMm: options.marginSearchMm ?? 0 });
-  const first = trace();
+  const first = trace(raster);
   if (isClean(first.problems)) return { cuts: first.cuts, thickened: [], errors: [], margins: margins(first.problems) };
   const refuse = (problems: FinalProblems): FinalCutResult => ({
     cuts: [],
@@ -80,21 +75,15 @@ export function traceFinalCuts(
   const refused = options.refusedMetal ?? [];
   const repairable = first.problems.thinMetal.filter((c) => !refused.some((at) => chordAt(c, at)));
   if (repairable.length === 0) return refuse(first.problems);
-  const before = raster.data.slice();
-  widenAtChords(raster, repairable, options.neckTargetMm);
-  if (surveyAir(raster, options.minOpeningMm).verdict.some(underFloor)) {
-    raster.data.set(before);
-    return refuse(first.problems);
-  }
+  const widened: StripRaster = { ...raster, data: raster.data.slice() };
+  widenAtChords(widened, repairable, options.neckTargetMm);
+  if (surveyAir(widened, options.minOpeningMm).verdict.some(underFloor)) return refuse(first.problems);
   const thickened = chordPlaces(repairable, options.minMetalMm);
-  const second = trace();
+  const second = trace(widened);
   if (isClean(second.problems)) return { cuts: second.cuts, thickened, errors: [], margins: margins(second.problems) };
   // Anything wrong only after widening is the widening's doing: the thin metal could not be
   // widened, and is what is refused.
-  if (newProblems(first.problems, second.problems)) {
-    raster.data.set(before);
-    return refuse(first.problems);
-  }
+  if (newProblems(first.problems, second.problems)) return refuse(first.problems);
   return { ...refuse(second.problems), thickened };
 }
 

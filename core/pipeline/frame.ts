@@ -27,45 +27,71 @@ export interface FrameOptions {
   maxWidenedPlaces: number;
 }
 
+/**
+ * What framing measured on the strip it returns, handed to validation as a value so that it does
+ * not measure the same again (see `validateStrip`). It describes `FrameResult.raster` only.
+ */
+export interface FramingMeasures {
+  /** Framing measured the metal under the floor and widened, shaved or refused every place of it. */
+  thinMetal: 'settled';
+  /**
+   * The survey of the returned strip's openings, when framing surveyed the whole strip after its
+   * last change. `'unsurveyed'` otherwise: framing changed no opening (they are as filling the
+   * uncuttable openings left them, none under the floor), or changed them only beside widened webs
+   * and surveyed them there, or refused the thin metal and left it as drawn (islands it bridged
+   * may then have narrowed an opening, which the final check of the cutting file measures).
+   */
+  openings: AirSurvey | 'unsurveyed';
+}
+
 export interface FrameResult {
+  /** The framed strip: a new raster when framing changed anything, else the input itself. */
+  raster: StripRaster;
   warnings: Finding[];
   errors: Finding[];
-  /** How the openings measure once framed, when framing changed the raster (the gate's still hold otherwise). */
-  air?: AirSurvey;
   /** Where necks were widened (the NECK_THICKENED warning is made once the cutting file is final). */
   thickened: Location[];
+  measured: FramingMeasures;
 }
 
 /**
- * Decisions §4 step 6, in place: islands bridged or removed, spurs shaved, necks and webs widened.
- * Where widening would leave an opening narrower than its floor, the thin places beside it are left
- * as drawn and refused (NECK_TOO_THIN) with their places; the others stay widened. When that cannot
- * be told apart, nothing is widened and every thin place is refused.
+ * Decisions §4 step 6: islands bridged or removed, spurs shaved, necks and webs widened. Where
+ * widening would leave an opening narrower than its floor, the thin places beside it are left as
+ * drawn and refused (NECK_TOO_THIN) with their places; the others stay widened. When that cannot
+ * be told apart, nothing is widened and every thin place is refused. The input is left as it was.
  */
 export function frameStrip(
-  raster: StripRaster,
+  input: StripRaster,
   options: FrameOptions,
   ctx: FindingContext,
-  /** The air's regions as the gate left them, if known (framing only adds metal but for removed islands). */
+  /**
+   * The input's air regions, if labelled already (`UncuttableResult.air`, labelled before the fill:
+   * framing reads a label only at pixels that are still air).
+   */
   air?: Labels,
 ): FrameResult {
-  const parts = labelComponents(raster.data, raster.w, raster.h, 4);
-  const asGated = raster.data.slice();
+  const parts = labelComponents(input.data, input.w, input.h, 4);
+  // One copy for the whole stage, which every step below changes; the input stays as it came, to
+  // tell what framing changed.
+  const raster: StripRaster = { ...input, data: input.data.slice() };
   const warnings = bridgeIslands(raster, parts, options, ctx);
-  // Bars across an opening can split it: the gate's labels hold only while no island was touched.
+  // Bars across an opening can split it: the air's labels hold only while no island was touched.
   const thin = thinMetal(raster, options, warnings.length === 0 ? air : undefined);
   warnings.push(...shaveSpurs(raster, thin.spurs, ctx));
+  const unsurveyed = { thinMetal: 'settled', openings: 'unsurveyed' } as const;
   if (warnings.length === 0 && thin.necks.length === 0 && thin.webs.length === 0) {
-    return { warnings, errors: [], thickened: [] };
+    return { raster: input, warnings, errors: [], thickened: [], measured: unsurveyed };
   }
   const places = thin.necks.length + thin.webs.length;
   if (places > options.maxWidenedPlaces) {
     // Thin metal all over (a lace too fine for its size): widening would redraw the design.
     const locations = [...thin.necks.map((n) => n.at), ...thin.webs.map((w) => w.at)].slice(0, MAX_LOCATIONS);
     return {
+      raster,
       warnings,
       errors: [finding('NECK_TOO_THIN', { count: places, cause: 'pervasive' }, ctx, { locations })],
       thickened: [],
+      measured: unsurveyed,
     };
   }
   const beforeWidening = places > 0 ? raster.data.slice() : undefined;
@@ -81,9 +107,11 @@ export function frameStrip(
     raster.data.set(beforeWidening!);
     const locations = thickened.slice(0, MAX_LOCATIONS);
     return {
+      raster,
       warnings,
       errors: [finding('NECK_TOO_THIN', { count: thickened.length }, ctx, { locations })],
       thickened: [],
+      measured: unsurveyed,
     };
   };
   if (warnings.length === 0 && thin.necks.length === 0) {
@@ -92,8 +120,8 @@ export function frameStrip(
     if (!local.spoiled) {
       const residue = new Uint8Array(raster.data.length);
       for (const i of local.fill) residue[i] = 1;
-      fillNearChanges(raster, residue, asGated);
-      return { warnings, errors: [], thickened };
+      fillNearChanges(raster, residue, input.data);
+      return { raster, warnings, errors: [], thickened, measured: unsurveyed };
     }
   }
   let survey = surveyAir(raster, options.minOpeningMm);
@@ -107,10 +135,10 @@ export function frameStrip(
     errors = [finding('NECK_TOO_THIN', { count: split.refused.length }, ctx, { locations })];
   }
   // Bridges and widened necks can leave new tips and slivers of air; the laser cannot cut them.
-  // Only those: the gate already filled what the drawing had, and filling the opening's residue
-  // again everywhere would take another pixel off the rim of every small round hole.
-  fillNearChanges(raster, survey.residue, asGated);
-  return { warnings, errors, air: survey, thickened: widened };
+  // Only those: filling uncuttable openings already filled what the drawing had, and filling the
+  // openings' residue again everywhere would take another pixel off the rim of every small round hole.
+  fillNearChanges(raster, survey.residue, input.data);
+  return { raster, warnings, errors, thickened: widened, measured: { thinMetal: 'settled', openings: survey } };
 }
 
 const spoils = (survey: AirSurvey): boolean => survey.verdict.some(underFloor);
@@ -156,7 +184,7 @@ function undoWhereSpoiled(
 
 /**
  * Fills the components of `residue` that touch a pixel framing changed (one that differs from
- * `before`, the raster as the gate left it), in place.
+ * `before`, the raster before framing), in place.
  */
 function fillNearChanges(raster: StripRaster, residue: Uint8Array, before: Uint8Array): void {
   const { w, h, data } = raster;

@@ -40,7 +40,7 @@ export function surveyAroundWebs(
       minOpeningMm,
     );
     // Every opening wholly inside the window: the widened ones (whole, or in parts if widening cut
-    // one in two) and any other, which the gate already left wide. Regions cut by the window's
+    // one in two) and any other, which filling uncuttable openings already left wide. Regions cut by the window's
     // edge are judged in a window of their own.
     if (survey.verdict.some(underFloor)) return { spoiled: true, fill: [] };
     for (let j = 0; j < survey.residue.length; j++) {

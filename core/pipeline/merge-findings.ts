@@ -4,7 +4,7 @@ import { MAX_LOCATIONS } from './spots.ts';
 
 /**
  * One finding per code and severity. Every stage now runs on what the earlier ones left, so a
- * defect can be found twice (a pinch by the gate on the raster and again by the final check on the
+ * defect can be found twice (a pinch by the fill of uncuttable openings on the raster and again by the final check on the
  * cutting file): the first finding keeps its wording and facts, and each later place whose circle
  * overlaps none already named is added, its count raised by one.
  */

@@ -1,4 +1,4 @@
-import { MAX_BOUNDED_DEPTH, openByDisc } from './disc-open.ts';
+import { MAX_BOUNDED_DEPTH, discReachSweeps } from './disc-reach.ts';
 import { distanceTransform } from './distance.ts';
 import { onesOf, RunFinder } from './runs.ts';
 
@@ -11,11 +11,12 @@ import { onesOf, RunFinder } from './runs.ts';
 export const depthForWidth = (widthPx: number): number => Math.ceil(widthPx / 2 + 0.5);
 
 /**
- * Morphological opening of `mask` by a disc: the pixels covered by some disc that fits inside
- * the mask with its centre at least `depth` from the outside. What it removes is everything
+ * What a disc reaches inside `mask`: the pixels covered by some disc that fits inside the mask
+ * with its centre at least `depth` from the outside (erode, then dilate: in the textbooks, the
+ * morphological opening; here "opening" means only a cut-out). What it leaves out is everything
  * narrower than the width that depth stands for (see `depthForWidth`).
  */
-export function openMask(
+export function discReach(
   mask: Uint8Array,
   w: number,
   h: number,
@@ -26,7 +27,7 @@ export function openMask(
 ): Uint8Array {
   // The pipeline's depths are small integers: thresholds at a few pixels need no full transform.
   if (Number.isInteger(depth) && depth >= 1 && depth <= MAX_BOUNDED_DEPTH) {
-    return openByDisc(mask, w, h, depth, outsideIsComplement, beyondCoreOut);
+    return discReachSweeps(mask, w, h, depth, outsideIsComplement, beyondCoreOut);
   }
   const complement = invert(mask);
   const { d2 } = distanceTransform(complement, w, h, { outsideIsFeature: outsideIsComplement });
@@ -40,12 +41,12 @@ export function openMask(
     }
   }
   if (beyondCoreOut) invertInto(eroded, beyondCoreOut);
-  const opened = new Uint8Array(mask.length);
-  if (!any) return opened;
+  const reached = new Uint8Array(mask.length);
+  if (!any) return reached;
   const { d2: toCore } = distanceTransform(eroded, w, h);
   const reach = (depth - 0.5) * (depth - 0.5);
-  for (let i = 0; i < mask.length; i++) if (mask[i] && toCore[i]! <= reach) opened[i] = 1;
-  return opened;
+  for (let i = 0; i < mask.length; i++) if (mask[i] && toCore[i]! <= reach) reached[i] = 1;
+  return reached;
 }
 
 export function invert(mask: Uint8Array): Uint8Array {

@@ -1,5 +1,5 @@
 import { componentBoxes, labelAt, labelComponents, type ComponentBox, type Labels } from './labels.ts';
-import { depthForWidth, invert, minus, openMask } from './morphology.ts';
+import { depthForWidth, invert, minus, discReach } from './morphology.ts';
 import type { StripRaster } from './raster.ts';
 import { pipelineTolerances } from './tolerances.ts';
 
@@ -24,9 +24,9 @@ export interface AirSurvey {
 }
 
 /**
- * Opens the air by a disc as wide as the minimum opening. An opening with nothing left is
- * narrower than the floor everywhere; one left in two or more parts is pinched somewhere;
- * otherwise only its tips are narrower, which the laser rounds anyway.
+ * Measures each opening by what a disc as wide as the minimum opening reaches in it. An opening
+ * it does not reach is narrower than the floor everywhere; one it reaches in two or more parts is
+ * pinched somewhere; otherwise only its tips are narrower, which the laser rounds anyway.
  *
  * The disc keeps the raster's pixel of margin (see `depthForWidth`), which on a curve can take an
  * opening of 0.3 mm for a pinch. So a pinch is confirmed by a disc exactly as wide as the floor:
@@ -38,10 +38,10 @@ export function surveyAir(raster: StripRaster, minOpeningMm: number): AirSurvey 
   const airMask = invert(raster.data);
   const air = labelComponents(airMask, w, h, 4);
   const widthPx = minOpeningMm / Math.min(raster.mmPerPxX, raster.mmPerPxY);
-  const opened = openMask(airMask, w, h, depthForWidth(widthPx), false);
-  const wide = labelComponents(opened, w, h, 4);
+  const reached = discReach(airMask, w, h, depthForWidth(widthPx), false);
+  const wide = labelComponents(reached, w, h, 4);
   const verdict = verdicts(air, wide);
-  const residue = minus(airMask, opened);
+  const residue = minus(airMask, reached);
   const px = Math.min(raster.mmPerPxX, raster.mmPerPxY);
   const { kept: joins, points } = keptResidue(
     residue,
@@ -53,7 +53,7 @@ export function surveyAir(raster: StripRaster, minOpeningMm: number): AirSurvey 
   );
   const strict = floorDepth(widthPx);
   if (verdict.includes('pinched') && strict < depthForWidth(widthPx)) {
-    const confirmed = verdicts(air, labelComponents(openMask(airMask, w, h, strict, false), w, h, 4));
+    const confirmed = verdicts(air, labelComponents(discReach(airMask, w, h, strict, false), w, h, 4));
     for (let k = 1; k <= air.count; k++)
       if (verdict[k] === 'pinched' && confirmed[k] !== 'pinched') verdict[k] = 'fine';
   }
@@ -86,7 +86,7 @@ export const underFloor = (verdict: AirSurvey['verdict'][number]): boolean =>
  */
 const floorDepth = (widthPx: number): number => Math.max(1, Math.floor((Math.ceil(widthPx - 0.25) + 1) / 2));
 
-/** Per air region: 'edge', or how many parts of it the opened air (`wide`) keeps (none: narrow, two or more: pinched). */
+/** Per air region: 'edge', or how many parts of it the disc reaches (`wide`) (none: narrow, two or more: pinched). */
 function verdicts(air: Labels, wide: Labels): AirSurvey['verdict'] {
   const partsPerRegion = new Int32Array(air.count + 1);
   for (let k = 1; k <= wide.count; k++) partsPerRegion[labelAt(air, wide.first[k]!)]!++;

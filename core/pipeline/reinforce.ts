@@ -37,7 +37,7 @@ export function thinMetal(
   const thin = survey.thin.filter((t) => !isTip(t, options.maxTipMm, options.minMetalMm));
   const spurs = thin.filter((t) => isProtrusion(t) && t.widthMm <= options.hairlineMm);
   const px = Math.min(raster.mmPerPxX, raster.mmPerPxY);
-  // The raster floor keeps one pixel of margin, as the opening does (see depthForWidth).
+  // The raster floor keeps one pixel of margin, as the disc's reach does (see depthForWidth).
   const webs = findWebs(raster, air, survey.grownAir, survey.depth, options.minMetalMm / px + 1);
   // A thin bar between two air regions is both a thin part and a web: as a web it is measured
   // place by place across it, so it is widened (and reported) as that.

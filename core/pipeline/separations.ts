@@ -8,24 +8,34 @@ import type { StripRaster } from './raster.ts';
  * openings merge before any stage could see the bar (a 0.02 mm bar drawn at 0.018 mm a pixel came
  * back ready with its two windows one). So wherever two different openings of the drawing (or an
  * opening and the air around the piece) meet on the working raster, the pixel between them is
- * made metal again, in place: a bar one working pixel wide, which framing then widens to the floor
+ * made metal again: a bar one working pixel wide, which framing then widens to the floor
  * (NECK_THICKENED) or refuses (NECK_TOO_THIN), as it does any bar drawn under the floor.
  *
  * `crop` is the kept drawing (255 metal, 0 air), `bw` x `bh`, as the raster was resampled from.
- * Returns how many pixels were made metal. A raster at least as fine as the drawing keeps every
- * drawn bar (linear upsampling keeps a one-pixel line at half its height), and is left alone.
+ * Returns the raster with those pixels made metal (a copy; the input itself when there are none)
+ * and how many they are. A raster at least as fine as the drawing keeps every drawn bar (linear
+ * upsampling keeps a one-pixel line at half its height), and is returned as it is.
  */
-export function keepSeparations(raster: StripRaster, crop: Uint8Array, bw: number, bh: number): number {
-  const { w, h, data } = raster;
-  if (bw <= w && bh <= h) return 0;
+export function keepSeparations(
+  raster: StripRaster,
+  crop: Uint8Array,
+  bw: number,
+  bh: number,
+): { raster: StripRaster; restored: number } {
+  const { w, h } = raster;
+  const unchanged = { raster, restored: 0 };
+  if (bw <= w && bh <= h) return unchanged;
   const drawn = labelComponents(invert(crop), bw, bh, 4);
-  if (drawn.count < 2) return 0;
+  if (drawn.count < 2) return unchanged;
+  // Copied when the first pixel is restored: until then the copy would equal the input.
+  let data = raster.data;
   const sourceOf = drawnAirAtCentres(drawn, w, h, bw, bh);
   // Two pieces of outside air (the corners beside a pointed end) are no separation worth keeping.
   const separate = (a: number, b: number): boolean =>
     a !== 0 && b !== 0 && a !== b && !(drawn.touchesBorder[a] && drawn.touchesBorder[b]);
   let restored = 0;
   const restore = (i: number): void => {
+    if (data === raster.data) data = data.slice();
     data[i] = 1;
     sourceOf[i] = 0;
     restored++;
@@ -53,7 +63,7 @@ export function keepSeparations(raster: StripRaster, crop: Uint8Array, bw: numbe
       if (y < h - 1 && !data[i + w] && separate(a, sourceOf[i + w]!)) restore(i + w);
     }
   }
-  return restored;
+  return restored === 0 ? unchanged : { raster: { ...raster, data }, restored };
 }
 
 /** The drawn air component under each working pixel's centre (0 on drawn metal), row by row along the runs. */

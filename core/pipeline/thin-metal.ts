@@ -1,7 +1,7 @@
 import { distancesAt } from './distance-at.ts';
 import type { Location } from './findings.ts';
 import { componentBoxes, labelAt, labelComponents, type Labels } from './labels.ts';
-import { depthForWidth, minus, onPixels, openMask } from './morphology.ts';
+import { depthForWidth, minus, onPixels, discReach } from './morphology.ts';
 import type { StripRaster } from './raster.ts';
 import { locate } from './spots.ts';
 
@@ -29,7 +29,7 @@ export interface ThinPart {
 export interface MetalSurvey {
   thin: ThinPart[];
   grownAir: Uint8Array;
-  /** The erosion depth in pixels that the core and the opening used. */
+  /** The erosion depth in pixels that the core and the disc's reach used. */
   depth: number;
 }
 
@@ -107,15 +107,15 @@ export function airSidesIn(
 }
 
 /**
- * Opens the metal by a disc as wide as the minimum metal (the strip's outside counts as air)
- * and reports what does not survive, leaving out what is only a rounded-off corner.
+ * Finds what a disc as wide as the minimum metal reaches in the metal (the strip's outside counts
+ * as air) and reports what it does not reach, leaving out what is only a rounded-off corner.
  */
 export function surveyMetal(raster: StripRaster, minMetalMm: number, air: Labels = airRegions(raster)): MetalSurvey {
   const { w, h, data } = raster;
   const px = Math.max(raster.mmPerPxX, raster.mmPerPxY);
   const depth = depthForWidth(minMetalMm / Math.min(raster.mmPerPxX, raster.mmPerPxY));
   const grownAir = new Uint8Array(w * h);
-  const wideMask = openMask(data, w, h, depth, true, grownAir);
+  const wideMask = discReach(data, w, h, depth, true, grownAir);
   const residue = minus(data, wideMask);
   const parts = labelComponents(residue, w, h, 8);
   if (parts.count === 0) return { thin: [], grownAir, depth };
@@ -180,7 +180,7 @@ export const isProtrusion = (part: ThinPart): boolean => part.attachments <= 1 &
 
 /**
  * A sharp tip of solid metal: a protrusion that reaches at most `maxTipMm` beyond where the metal
- * is `minMetalMm` wide. The depth is measured from the opened metal, which near a point reaches up
+ * is `minMetalMm` wide. The depth is measured from the metal the disc reaches, which near a point reaches up
  * to half the floor past that width, so half the floor is added: the cutting file's final check
  * measures the reach from the floor-wide chord itself and must agree.
  */

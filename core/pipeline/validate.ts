@@ -1,7 +1,8 @@
 import type { Finding } from '../contract/finding.ts';
 import { finding, type FindingContext, type Location } from './findings.ts';
 import { componentBoxes, firstInRow, forRunsOf, labelAt, labelComponents } from './labels.ts';
-import { surveyAir, underFloor, type AirSurvey } from './openings.ts';
+import type { FramingMeasures } from './frame.ts';
+import { surveyAir, underFloor } from './openings.ts';
 import type { StripRaster } from './raster.ts';
 import { locate, MAX_LOCATIONS } from './spots.ts';
 import { thinMetal, type ReinforceOptions } from './reinforce.ts';
@@ -11,26 +12,36 @@ export interface ValidateOptions extends ReinforceOptions {
   neckCheckMaxPixels: number;
 }
 
+export interface ValidateResult {
+  /** The strip with loose pieces and trapped islands erased: a new raster, or the input itself when there are none. */
+  raster: StripRaster;
+  warnings: Finding[];
+  errors: Finding[];
+}
+
 /**
  * Decisions §4 step 7 on the framed strip: one connected piece of metal (4-connected: a
  * diagonal touch is no joint), no island inside an opening, no metal under the floor, and no
- * opening under the floor. Loose pieces and islands are refused and then erased, in place.
+ * opening under the floor. Loose pieces and islands are refused and then erased from the strip
+ * it returns (the input is left as it was).
+ *
+ * Given what framing measured on this same strip (`FrameResult.measured`), it measures only what
+ * framing did not: the pieces always, the thin metal never (framing settled it), the openings from
+ * framing's survey when it made one, and not at all when framing left them unsurveyed. Without it
+ * (a strip that was not framed) it measures all three.
  */
 export function validateStrip(
   raster: StripRaster,
   options: ValidateOptions,
   ctx: FindingContext,
-  /**
-   * What framing found, when it ran: it measured the thin metal (and widened it or refused), and
-   * surveyed the openings if it changed them (the gate's survey holds otherwise).
-   */
-  framed?: { air?: AirSurvey },
-): { warnings: Finding[]; errors: Finding[] } {
-  const { w, h, data } = raster;
+  measured?: FramingMeasures,
+): ValidateResult {
+  const { w, h } = raster;
+  let data = raster.data;
   const errors: Finding[] = [];
   const warnings: Finding[] = [];
   const metal = labelComponents(data, w, h, 4);
-  if (metal.count === 0) return { warnings, errors: [finding('TRACE_REJECTED', {}, ctx)] };
+  if (metal.count === 0) return { raster, warnings, errors: [finding('TRACE_REJECTED', {}, ctx)] };
   if (metal.count > 1) {
     let main = 1;
     for (let k = 2; k <= metal.count; k++) if (metal.size[k]! > metal.size[main]!) main = k;
@@ -56,27 +67,26 @@ export function validateStrip(
       errors.push(finding('TRAPPED_ISLAND', facts, ctx, { locations: trapped.slice(0, MAX_LOCATIONS) }));
     }
     // Set aside: the final check measures the piece that stays, and finds no piece twice.
+    data = data.slice();
     for (let k = 1; k <= metal.count; k++) if (k !== main) forRunsOf(metal, k, (from, to) => data.fill(0, from, to));
   }
+  const out = data === raster.data ? raster : { ...raster, data };
   if (w * h > options.neckCheckMaxPixels) {
     warnings.push(finding('NECK_CHECK_SKIPPED', { pixels: w * h, bound: options.neckCheckMaxPixels }, ctx));
-  } else if (!framed) {
-    const { necks, webs } = thinMetal(raster, options);
+  } else if (!measured) {
+    const { necks, webs } = thinMetal(out, options);
     const places = [...necks.map((t) => t.at), ...webs.map((web) => web.at)];
     if (places.length > 0) {
       const locations = places.slice(0, MAX_LOCATIONS);
       errors.push(finding('NECK_TOO_THIN', { count: places.length }, ctx, { locations }));
     }
   }
-  // The gate left only openings at least the floor wide; only framing can have changed that.
-  if (framed && !framed.air) return { warnings, errors };
-  const air = framed?.air ?? surveyAir(raster, options.minOpeningMm);
+  if (measured?.openings === 'unsurveyed') return { raster: out, warnings, errors };
+  const air = measured?.openings ?? surveyAir(out, options.minOpeningMm);
   const pinched = air.verdict.filter(underFloor).length;
   if (pinched > 0) {
-    const locations = air.pinches.slice(0, MAX_LOCATIONS).map((b) => locate(b, raster, options.minOpeningMm));
+    const locations = air.pinches.slice(0, MAX_LOCATIONS).map((b) => locate(b, out, options.minOpeningMm));
     errors.push(finding('OPENING_TOO_SMALL', { count: pinched }, ctx, { locations }));
   }
-  return { warnings, errors };
+  return { raster: out, warnings, errors };
 }
-
-/** The first x in row y0 of a component's box that belongs to it. */

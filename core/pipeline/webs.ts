@@ -16,8 +16,8 @@ export interface WebChord {
 
 /**
  * Metal narrower than the floor between two different air regions: a web between two
- * neighbouring openings, or a rim between an opening and the strip edge or outline. Opening by a
- * disc misses these where both sides are convex (two round holes): discs from either side cover
+ * neighbouring openings, or a rim between an opening and the strip edge or outline. A disc's reach
+ * misses these where both sides are convex (two round holes): discs from either side cover
  * the narrowest point. Located by the places across it narrower than the floor.
  */
 export interface Web {

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { frameStrip } from '../../core/pipeline/frame.ts';
-import { gateOpenings } from '../../core/pipeline/gate.ts';
+import { fillUncuttableOpenings } from '../../core/pipeline/uncuttable-openings.ts';
 import type { StripRaster } from '../../core/pipeline/raster.ts';
 import { pipelineTolerances as t } from '../../core/pipeline/tolerances.ts';
 
 const floors = { minOpeningMm: 0.2, minMetalMm: 0.6 };
 const ctx = { ...floors, pxPerMm: 20 };
+const fillOptions = { minOpeningMm: 0.2, minOpeningAreaMm2: 0.05, fineShare: t.fineShare };
 const frameOptions = {
   ...floors,
   bridgeMm: t.bridgeMm,
@@ -58,22 +59,20 @@ const farSide = (r: StripRaster) => {
 
 describe('framing fills only what it changed', () => {
   it('widens a bar between two windows without moving the far, slanted side of either', () => {
-    const raster = windows();
-    const gate = gateOpenings(raster, { minOpeningMm: 0.2, minOpeningAreaMm2: 0.05, fineShare: t.fineShare }, ctx);
-    const gated = farSide(raster);
-    const framed = frameStrip(raster, frameOptions, ctx, gate.air);
+    const uncuttable = fillUncuttableOpenings(windows(), fillOptions, ctx);
+    const filled = farSide(uncuttable.raster);
+    const framed = frameStrip(uncuttable.raster, frameOptions, ctx, uncuttable.air);
     expect(framed.thickened.length).toBeGreaterThan(0);
-    expect(farSide(raster)).toBe(gated);
+    expect(farSide(framed.raster)).toBe(filled);
   });
 
   it('bridges an island without taking another pixel off the rim of a small round hole elsewhere', () => {
-    const raster = strip();
-    const gate = gateOpenings(raster, { minOpeningMm: 0.2, minOpeningAreaMm2: 0.05, fineShare: t.fineShare }, ctx);
-    expect(gate.errors).toEqual([]);
-    const gated = holePixels(raster);
-    expect(gated).toBeGreaterThan(50);
-    const framed = frameStrip(raster, frameOptions, ctx, gate.air);
+    const uncuttable = fillUncuttableOpenings(strip(), fillOptions, ctx);
+    expect(uncuttable.errors).toEqual([]);
+    const filled = holePixels(uncuttable.raster);
+    expect(filled).toBeGreaterThan(50);
+    const framed = frameStrip(uncuttable.raster, frameOptions, ctx, uncuttable.air);
     expect(framed.warnings.map((w) => w.code)).toContain('ISLAND_BRIDGED');
-    expect(holePixels(raster)).toBe(gated);
+    expect(holePixels(framed.raster)).toBe(filled);
   });
 });

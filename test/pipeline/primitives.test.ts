@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_BITS_DEPTH, openByDiscBits } from '../../core/pipeline/disc-open-bits.ts';
+import { MAX_BITS_DEPTH, discReachBits } from '../../core/pipeline/disc-reach-bits.ts';
 import { distanceTransform } from '../../core/pipeline/distance.ts';
 import { distancesAt } from '../../core/pipeline/distance-at.ts';
 import { labelAt, labelComponents } from '../../core/pipeline/labels.ts';
-import { invert, minus, onPixels, openMask } from '../../core/pipeline/morphology.ts';
+import { invert, minus, onPixels, discReach } from '../../core/pipeline/morphology.ts';
 import { cutNumber } from '../../core/pipeline/render.ts';
 
-/** Deterministic blobby masks: random discs, so openings and thin parts both occur. */
+/** Deterministic blobby masks: random discs, so holes and thin parts both occur. */
 function blobs(w: number, h: number, count: number, seed: number): Uint8Array {
   let state = seed;
   const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
@@ -21,8 +21,8 @@ function blobs(w: number, h: number, count: number, seed: number): Uint8Array {
   return mask;
 }
 
-/** The opening by definition: two exact distance transforms (erode to the depth, dilate back). */
-function referenceOpening(mask: Uint8Array, w: number, h: number, depth: number, outside: boolean): number[] {
+/** A disc's reach by definition: two exact distance transforms (erode to the depth, dilate back). */
+function referenceReach(mask: Uint8Array, w: number, h: number, depth: number, outside: boolean): number[] {
   const { d2 } = distanceTransform(invert(mask), w, h, { outsideIsFeature: outside });
   const eroded = Uint8Array.from(d2, (d) => (d >= depth * depth ? 1 : 0));
   if (!eroded.some((v) => v)) return Array.from(new Uint8Array(mask.length));
@@ -66,13 +66,13 @@ const cases = [
 ] as const;
 
 describe('pipeline primitives against their definitions', () => {
-  it('opens by a disc exactly as two distance transforms do, for every depth and edge rule', () => {
+  it('finds what a disc reaches exactly as two distance transforms do, for every depth and edge rule', () => {
     for (const [w, h, count, seed] of cases) {
       for (const mask of [blobs(w, h, count, seed), invert(blobs(w, h, count, seed))]) {
         for (let depth = 1; depth <= 9; depth++) {
           for (const outside of [false, true]) {
-            expect(Array.from(openMask(mask, w, h, depth, outside)), `${w}x${h} depth ${depth} ${outside}`).toEqual(
-              referenceOpening(mask, w, h, depth, outside),
+            expect(Array.from(discReach(mask, w, h, depth, outside)), `${w}x${h} depth ${depth} ${outside}`).toEqual(
+              referenceReach(mask, w, h, depth, outside),
             );
           }
         }
@@ -80,14 +80,14 @@ describe('pipeline primitives against their definitions', () => {
     }
   });
 
-  it('opens by a disc on packed rows exactly as the definition, whatever the mask density or row width', () => {
+  it('finds what a disc reaches on packed rows exactly as the definition, whatever the mask density or row width', () => {
     // Widths off a multiple of 4 and 32 take the byte-wise packing and partial last words.
     for (const [w, h, count, seed] of [...cases, [64, 33, 40, 5] as const, [33, 20, 30, 6] as const]) {
       for (const mask of [blobs(w, h, count, seed), invert(blobs(w, h, count, seed))]) {
         for (let depth = 1; depth <= MAX_BITS_DEPTH; depth++) {
           for (const outside of [false, true]) {
-            expect(Array.from(openByDiscBits(mask, w, h, depth, outside)), `${w}x${h} ${depth} ${outside}`).toEqual(
-              referenceOpening(mask, w, h, depth, outside),
+            expect(Array.from(discReachBits(mask, w, h, depth, outside)), `${w}x${h} ${depth} ${outside}`).toEqual(
+              referenceReach(mask, w, h, depth, outside),
             );
           }
         }
@@ -95,13 +95,13 @@ describe('pipeline primitives against their definitions', () => {
     }
   });
 
-  it('opens by a disc with row sweeps exactly as the definition at depths past the packed rows', () => {
+  it('finds what a disc reaches with row sweeps exactly as the definition at depths past the packed rows', () => {
     const [w, h] = [90, 80];
     for (const mask of [invert(blobs(w, h, 30, 7)), blobs(w, h, 30, 7)]) {
       for (const depth of [MAX_BITS_DEPTH + 1, MAX_BITS_DEPTH + 4]) {
         for (const outside of [false, true]) {
-          expect(Array.from(openMask(mask, w, h, depth, outside)), `${depth} ${outside}`).toEqual(
-            referenceOpening(mask, w, h, depth, outside),
+          expect(Array.from(discReach(mask, w, h, depth, outside)), `${depth} ${outside}`).toEqual(
+            referenceReach(mask, w, h, depth, outside),
           );
         }
       }

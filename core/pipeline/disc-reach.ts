@@ -1,22 +1,22 @@
 /**
- * Opening by a disc for small integer depths, without a full distance transform. Opening only
+ * What a disc reaches, for small integer depths, without a full distance transform. It only
  * asks "is the nearest feature closer than a few pixels?", so column distances capped at the
  * depth (bytes) and, per row, the union of the short intervals each near column rules in or
  * out answer it exactly: same integers, same comparisons as thresholding the exact transform.
  * Each stage reads the raster three times (down the columns, then per row from the bottom: up
  * the columns fused with a right-to-left sweep, then a left-to-right sweep).
  */
-import { MAX_BITS_DEPTH, openByDiscBits } from './disc-open-bits.ts';
+import { MAX_BITS_DEPTH, discReachBits } from './disc-reach-bits.ts';
 
 /** The largest depth handled here: capped column distances are bytes. */
 export const MAX_BOUNDED_DEPTH = 254;
 
 /**
- * `openMask` for an integer depth in 1..MAX_BOUNDED_DEPTH: the pixels of `mask` within
+ * `discReach` for an integer depth in 1..MAX_BOUNDED_DEPTH: the pixels of `mask` within
  * (depth - 0.5) of a core pixel, the core being the pixels at least `depth` from every pixel
  * outside the mask (and from the outside of the raster when `outsideIsComplement`).
  */
-export function openByDisc(
+export function discReachSweeps(
   mask: Uint8Array,
   w: number,
   h: number,
@@ -26,7 +26,7 @@ export function openByDisc(
   beyondCoreOut?: Uint8Array,
 ): Uint8Array {
   // The pipeline's depths: 32 pixels per step, dense or sparse (measured faster on both).
-  if (depth <= MAX_BITS_DEPTH) return openByDiscBits(mask, w, h, depth, outsideIsComplement, beyondCoreOut);
+  if (depth <= MAX_BITS_DEPTH) return discReachBits(mask, w, h, depth, outsideIsComplement, beyondCoreOut);
   const n = w * h;
   const col = new Uint8Array(n);
   // Erosion: x is in the core when every feature (pixel off the mask) is at least `depth`
@@ -53,24 +53,24 @@ export function openByDisc(
     }
   }
   if (beyondCoreOut) for (let i = 0; i < n; i++) beyondCoreOut[i] = core[i]! ^ 1;
-  const opened = new Uint8Array(n);
-  if (!any) return opened;
+  const reached = new Uint8Array(n);
+  if (!any) return reached;
   // Dilation: a mask pixel stays when some core pixel lies within depth - 0.5, i.e. at a squared
   // distance of at most depth^2 - depth (integers): within depth - 1 rows and columns.
   columnsDown(core, false, w, h, depth, depth, col);
   const covered = reachTable(depth, (c, dx) => c * c + dx * dx <= depth * depth - depth);
   for (let y = h - 1; y >= 0; y--) {
     const row = y * w;
-    columnsUpSweepLeft(col, row, w, y < h - 1 ? -1 : depth, covered, opened);
+    columnsUpSweepLeft(col, row, w, y < h - 1 ? -1 : depth, covered, reached);
     let to = -1;
     for (let x = 0; x < w; x++) {
       const i = row + x;
       const r = covered[col[i]!]!;
       if (x + r > to) to = x + r;
-      opened[i] = (to >= x || opened[i]) && mask[i] ? 1 : 0;
+      reached[i] = (to >= x || reached[i]) && mask[i] ? 1 : 0;
     }
   }
-  return opened;
+  return reached;
 }
 
 /**

@@ -5,7 +5,7 @@ import { fill, fillRegions, surveyAir } from './openings.ts';
 import type { StripRaster } from './raster.ts';
 import { locate, MAX_LOCATIONS } from './spots.ts';
 
-export interface GateOptions {
+export interface UncuttableOptions {
   minOpeningMm: number;
   /** Openings smaller than this are specks, filled before anything else. */
   minOpeningAreaMm2: number;
@@ -13,20 +13,29 @@ export interface GateOptions {
   fineShare: number;
 }
 
-export interface GateResult {
+export interface UncuttableResult {
+  /** The working raster with the uncuttable openings filled (a new array: the input is left as it was). */
+  raster: StripRaster;
   warnings: Finding[];
   errors: Finding[];
-  /** The air's regions as the gate found them (later stages reuse them: they only add metal). */
+  /**
+   * The air's regions of the input raster, before filling. Framing reuses them: filling only
+   * turned air into metal, and an air label is read only at pixels that are still air.
+   */
   air: Labels;
 }
 
 /**
- * Decisions §4 steps 4-5 on the working raster, in place: specks filled, openings narrower than
- * the floor everywhere filled, pinched openings refused with their places (and filled, so the
- * later stages check the rest), the tips of the rest and the slivers along the strip edge filled,
- * and FEATURES_TOO_FINE when filling would take most of the open area.
+ * Decisions §4 steps 4-5 on the working raster: specks filled, openings narrower than the floor
+ * everywhere filled, pinched openings refused with their places (and filled, so the later stages
+ * check the rest), the tips of the rest and the slivers along the strip edge filled, and
+ * FEATURES_TOO_FINE when filling would take most of the open area.
  */
-export function gateOpenings(raster: StripRaster, options: GateOptions, ctx: FindingContext): GateResult {
+export function fillUncuttableOpenings(
+  raster: StripRaster,
+  options: UncuttableOptions,
+  ctx: FindingContext,
+): UncuttableResult {
   const pxArea = raster.mmPerPxX * raster.mmPerPxY;
   const survey = surveyAir(raster, options.minOpeningMm);
   const { air, boxes, verdict } = survey;
@@ -50,7 +59,7 @@ export function gateOpenings(raster: StripRaster, options: GateOptions, ctx: Fin
   }
   const warnings: Finding[] = [];
   const errors: Finding[] = [];
-  // Refusals do not end the gate: what it refuses is repaired as the fill would (too fine) or set
+  // Refusals do not end the stage: what it refuses is repaired as the fill would (too fine) or set
   // aside (a pinched opening filled), so the later stages check the rest of the drawing.
   const tooFine = openArea > 0 && filledArea / openArea > options.fineShare;
   if (tooFine) {
@@ -78,8 +87,11 @@ export function gateOpenings(raster: StripRaster, options: GateOptions, ctx: Fin
       if (v === 'pinched') filled[k] = 1;
     });
   }
-  fillRegions(raster, air, filled);
-  fill(raster, survey.residue);
+  // The residue's own array (this stage's, used nowhere else) becomes the output: the metal and
+  // the residue together, then the whole openings filled. No copy of the raster is needed.
+  const out: StripRaster = { ...raster, data: survey.residue };
+  fill(out, raster.data);
+  fillRegions(out, air, filled);
   // The sharp points filled in openings that stay (a star's arms): named too, the drawing changed there.
   const points = survey.sharpPoints
     .filter((point) => !filled[point.region])
@@ -97,5 +109,5 @@ export function gateOpenings(raster: StripRaster, options: GateOptions, ctx: Fin
     const locations = [...named, ...points].slice(0, MAX_LOCATIONS);
     warnings.push(finding('OPENING_REMOVED', facts, ctx, { locations }));
   }
-  return { warnings, errors, air };
+  return { raster: out, warnings, errors, air };
 }

@@ -1,5 +1,5 @@
 /**
- * Opening by a disc on rows packed 32 pixels to a word. A disc is a stack of horizontal
+ * What a disc reaches, on rows packed 32 pixels to a word. A disc is a stack of horizontal
  * segments, so erosion is, per row, the AND over the disc's rows of the neighbouring rows each
  * eroded along x by that row's half-width, and dilation the same with OR; every step handles 32
  * pixels at once. For the small depths of the pipeline's floors over mostly-metal rasters this
@@ -11,11 +11,11 @@ import { onesOf } from './runs.ts';
 export const MAX_BITS_DEPTH = 16;
 
 /**
- * `openMask` for an integer depth in 1..MAX_BITS_DEPTH: the pixels of `mask` within
+ * `discReach` for an integer depth in 1..MAX_BITS_DEPTH: the pixels of `mask` within
  * (depth - 0.5) of a core pixel, the core being the pixels at least `depth` from every pixel
  * outside the mask (and from the outside of the raster when `outsideIsComplement`).
  */
-export function openByDiscBits(
+export function discReachBits(
   mask: Uint8Array,
   w: number,
   h: number,
@@ -39,13 +39,13 @@ export function openByDiscBits(
     for (let j = y * words; j < (y + 1) * words; j++) any |= core[j]!;
   }
   if (beyondCoreOut) unpackNot(core, w, h, words, beyondCoreOut);
-  const opened = new Uint8Array(w * h);
-  if (!any) return opened;
+  const reached = new Uint8Array(w * h);
+  if (!any) return reached;
   // Dilation: a core pixel within a squared distance of depth^2 - depth (= (depth - 0.5)^2 rounded down).
   const covered = new Int32Array(words * h);
   combineRows(core, words, h, depth - 1, widest(depth * depth - depth), 0, false, covered);
-  unpackAnd(covered, mask, w, h, words, opened);
-  return opened;
+  unpackAnd(covered, mask, w, h, words, reached);
+  return reached;
 }
 
 /** The disc row's half-width at dy: the largest dx with dx^2 + dy^2 <= limit (integers). */

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { traceFinalCuts } from '../../../core/pipeline/final-cut.ts';
+import { UNITS_PER_MM, type FinalCut } from '../../../core/pipeline/final/rings.ts';
+import type { StripRaster } from '../../../core/pipeline/raster.ts';
+import { pipelineTolerances as t } from '../../../core/pipeline/tolerances.ts';
+import { expectGoldenJson } from '../../helpers/golden.ts';
+import { codes, ctx, disc, findingsOf, floors, leavesInputAlone, metalStrip, rect } from './draw.ts';
+
+const STAGE = 'final-cut';
+const options = {
+  ...floors,
+  maxTipMm: t.maxTipMm,
+  maxOpeningTipMm: t.maxOpeningTipMm,
+  marginSearchMm: t.marginSearchMm,
+  flattenToleranceMm: t.flattenToleranceMm,
+  alphaMax: t.traceAlphaMax,
+  neckTargetMm: t.neckTargetMm,
+};
+const finalCut = (raster: StripRaster) =>
+  traceFinalCuts(raster, { lengthMm: raster.w * raster.mmPerPxX, widthMm: raster.h * raster.mmPerPxY }, options, ctx);
+/** Traced geometry may move by a few micrometres when the tracer changes: compared within 0.005 mm. */
+const GEOMETRY_MM = 0.005;
+
+/** The cuts in millimetres, for the golden file (the file itself holds the same numbers as text). */
+const inMm = (cuts: readonly FinalCut[]) =>
+  cuts.map((cut) => ({
+    outer: Array.from(cut.outer, (v) => v / UNITS_PER_MM),
+    holes: cut.holes.map((ring) => Array.from(ring, (v) => v / UNITS_PER_MM)),
+  }));
+
+describe('the final cut (final-cut.ts)', () => {
+  it('traces a clean strip into cuts that pass the final check, with its margins', async () => {
+    const input = rect(disc(disc(metalStrip(10, 4), 2, 2, 0.75, 0), 5, 2, 0.5, 0), 7, 1.5, 2, 1, 0);
+    const out = leavesInputAlone(input, finalCut);
+    expect(out.errors).toEqual([]);
+    expect(out.thickened).toEqual([]);
+    expect(out.cuts).toHaveLength(3);
+    expect(out.margins.narrowestMetal!.widthMm).toBeGreaterThanOrEqual(0.6);
+    await expectGoldenJson(STAGE, 'holes', { cuts: inMm(out.cuts), margins: out.margins }, GEOMETRY_MM);
+  });
+
+  it('widens metal under the floor on a copy of the strip and traces it again', async () => {
+    // Two round holes 2 mm across, 0.55 mm apart: the web between them is under 0.6 mm on the traced file.
+    const input = disc(disc(metalStrip(10, 4), 3, 2, 1, 0), 5.55, 2, 1, 0);
+    const out = leavesInputAlone(input, finalCut);
+    expect(out.errors).toEqual([]);
+    expect(out.thickened.length).toBeGreaterThan(0);
+    expect(out.margins.narrowestMetal!.widthMm).toBeGreaterThanOrEqual(0.6);
+    await expectGoldenJson(
+      STAGE,
+      'widened-web',
+      { cuts: inMm(out.cuts), thickened: out.thickened, margins: out.margins },
+      GEOMETRY_MM,
+    );
+  });
+
+  it('refuses an opening under the floor and returns no cuts', async () => {
+    const input = rect(metalStrip(10, 4), 3, 1, 4, 0.15, 0);
+    const out = leavesInputAlone(input, finalCut);
+    expect(codes(out.errors)).toEqual(['OPENING_TOO_SMALL']);
+    expect(out.cuts).toEqual([]);
+    await expectGoldenJson(STAGE, 'narrow-slot', { errors: findingsOf(out.errors), margins: out.margins }, GEOMETRY_MM);
+  });
+});

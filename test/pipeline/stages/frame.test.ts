@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { frameStrip } from '../../../core/pipeline/frame.ts';
+import { labelComponents } from '../../../core/pipeline/labels.ts';
+import type { StripRaster } from '../../../core/pipeline/raster.ts';
+import { fillUncuttableOpenings } from '../../../core/pipeline/uncuttable-openings.ts';
+import { expectGoldenJson, expectGoldenRaster } from '../../helpers/golden.ts';
+import { codes, ctx, disc, fillOptions, findingsOf, frameOptions, leavesInputAlone, metalStrip, rect } from './draw.ts';
+
+const STAGE = 'frame';
+const frame = (raster: StripRaster) => frameStrip(raster, frameOptions, ctx);
+const pieces = (r: StripRaster) => labelComponents(r.data, r.w, r.h, 4).count;
+
+/**
+ * A 24 x 12 mm strip: a 4 x 3 mm window holding a 1 mm island 0.5 mm from its wall (within
+ * reach: bridged), and a 10 x 10 mm window holding a 0.8 mm island 4.6 mm from every wall (out of
+ * reach and small: removed).
+ */
+function islands(): StripRaster {
+  const r = metalStrip(24, 12);
+  rect(r, 1, 4.5, 4, 3, 0);
+  disc(r, 2, 6, 0.5, 1);
+  rect(r, 12, 1, 10, 10, 0);
+  disc(r, 17, 6, 0.4, 1);
+  return r;
+}
+
+/**
+ * A 20 x 6 mm strip: two 3 mm windows either side of a 0.4 mm bar (too thin: widened), and a
+ * third window with a hairline spur 0.2 mm wide and 1.5 mm long (shaved).
+ */
+function thinMetal(): StripRaster {
+  const r = metalStrip(20, 6);
+  rect(r, 1, 1.5, 3, 3, 0);
+  rect(r, 4.4, 1.5, 3, 3, 0);
+  rect(r, 10, 1.5, 4, 3, 0);
+  rect(r, 10, 2.9, 1.5, 0.2, 1);
+  return r;
+}
+
+describe('framing (frame.ts)', () => {
+  it('bridges an island within reach and removes a small one out of reach, into one piece', async () => {
+    const input = islands();
+    expect(pieces(input)).toBe(3);
+    const out = leavesInputAlone(input, frame);
+    expect(codes(out.warnings)).toEqual(['ISLAND_BRIDGED', 'ISLAND_REMOVED']);
+    expect(out.errors).toEqual([]);
+    expect(pieces(out.raster)).toBe(1);
+    expect(out.measured.thinMetal).toBe('settled');
+    await expectGoldenRaster(STAGE, 'islands', out.raster);
+    await expectGoldenJson(STAGE, 'islands', summary(out), 1e-6);
+  });
+
+  it('widens a bar under the floor and shaves a hairline spur, and hands on its survey of the openings', async () => {
+    const out = leavesInputAlone(thinMetal(), frame);
+    expect(codes(out.warnings)).toEqual(['SPURS_SHAVED']);
+    expect(out.errors).toEqual([]);
+    expect(out.thickened).toHaveLength(1);
+    expect(out.thickened[0]!.x).toBeCloseTo(4.2, 0);
+    // The bar is widened towards the 0.7 mm target: at its middle row, metal from 4.0 mm or so to 4.4 or so.
+    const row = 60 * out.raster.w;
+    let bar = 0;
+    for (let x = 60; x < 108; x++) bar += out.raster.data[row + x]!;
+    expect(bar * 0.05).toBeGreaterThanOrEqual(0.65);
+    expect(out.measured.openings).not.toBe('unsurveyed');
+    await expectGoldenRaster(STAGE, 'thin-metal', out.raster);
+    await expectGoldenJson(STAGE, 'thin-metal', summary(out), 1e-6);
+  });
+
+  it('returns its input itself, unsurveyed, when there is nothing to frame', () => {
+    const input = disc(metalStrip(10, 4), 5, 2, 1, 0);
+    const out = leavesInputAlone(input, frame);
+    expect(out.raster).toBe(input);
+    expect(out).toMatchObject({ warnings: [], errors: [], thickened: [] });
+    expect(out.measured).toEqual({ thinMetal: 'settled', openings: 'unsurveyed' });
+  });
+
+  it('takes the air labels of the filled strip as they were before the fill', () => {
+    const filled = fillUncuttableOpenings(thinMetal(), fillOptions, ctx);
+    const withLabels = frameStrip(filled.raster, frameOptions, ctx, filled.air);
+    const without = frameStrip(filled.raster, frameOptions, ctx);
+    expect(withLabels.raster.data).toEqual(without.raster.data);
+    expect(findingsOf(withLabels.warnings)).toEqual(findingsOf(without.warnings));
+  });
+});
+
+function summary(out: ReturnType<typeof frameStrip>) {
+  const openings = out.measured.openings;
+  return {
+    warnings: findingsOf(out.warnings),
+    errors: findingsOf(out.errors),
+    thickened: out.thickened,
+    measured: {
+      thinMetal: out.measured.thinMetal,
+      openings: openings === 'unsurveyed' ? openings : { verdict: openings.verdict, pinches: openings.pinches.length },
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { labelComponents } from '../../../core/pipeline/labels.ts';
+import { resampleToStrip } from '../../../core/pipeline/resample.ts';
+import { keepSeparations } from '../../../core/pipeline/separations.ts';
+import { expectGoldenJson, expectGoldenRaster } from '../../helpers/golden.ts';
+import { leavesInputAlone } from './draw.ts';
+
+const STAGE = 'separations';
+
+/** Two 60 x 40 px windows either side of a one-pixel bar, in a 200 x 60 px piece drawn at 0.018 mm a pixel. */
+async function drawnFine() {
+  const [bw, bh] = [200, 60];
+  const crop = new Uint8Array(bw * bh).fill(255);
+  for (let y = 10; y < 50; y++) {
+    crop.fill(0, y * bw + 40, y * bw + 100);
+    crop.fill(0, y * bw + 101, y * bw + 161);
+  }
+  const strip = { lengthMm: bw * 0.018, widthMm: bh * 0.018 };
+  const raster = await resampleToStrip(crop, { x0: 0, y0: 0, x1: bw - 1, y1: bh - 1 }, strip, {
+    mmPerPx: 0.05,
+    maxPixels: 12_000_000,
+  });
+  return { raster, crop, bw, bh };
+}
+
+const openings = (r: { data: Uint8Array; w: number; h: number }) => {
+  const air = labelComponents(
+    r.data.map((v) => 1 - v),
+    r.w,
+    r.h,
+    4,
+  );
+  return [...air.touchesBorder].slice(1).filter((touches) => !touches).length;
+};
+
+describe('bars thinner than a working pixel (separations.ts)', () => {
+  it('makes the pixels between two drawn openings metal again on a copy of the raster', async () => {
+    const { raster, crop, bw, bh } = await drawnFine();
+    expect(openings(raster)).toBe(1);
+    const cropBefore = crop.slice();
+    const out = leavesInputAlone(raster, (r) => keepSeparations(r, crop, bw, bh));
+    expect(crop).toEqual(cropBefore);
+    expect(openings(out.raster)).toBe(2);
+    expect(out.restored).toBeGreaterThan(0);
+    await expectGoldenRaster(STAGE, 'one-pixel-bar', out.raster);
+    await expectGoldenJson(STAGE, 'one-pixel-bar', { restored: out.restored });
+  });
+});

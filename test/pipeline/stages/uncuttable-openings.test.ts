@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { fillUncuttableOpenings } from '../../../core/pipeline/uncuttable-openings.ts';
+import { expectGoldenJson, expectGoldenRaster } from '../../helpers/golden.ts';
+import { codes, ctx, disc, fillOptions, findingsOf, leavesInputAlone, metalStrip, MM_PER_PX, rect } from './draw.ts';
+
+const STAGE = 'uncuttable-openings';
+const fill = (raster: ReturnType<typeof metalStrip>) => fillUncuttableOpenings(raster, fillOptions, ctx);
+const metalAt = (r: ReturnType<typeof metalStrip>, xMm: number, yMm: number) =>
+  r.data[Math.floor(yMm / MM_PER_PX) * r.w + Math.floor(xMm / MM_PER_PX)];
+
+/**
+ * A 20 x 6 mm strip: a speck (0.2 mm across, under the 0.05 mm² despeckle area), a slot 0.15 mm
+ * wide (under the floor everywhere), two windows joined by a 0.1 mm channel (pinched), a round
+ * hole 1.5 mm across and a 2 mm square window, both wide enough to cut.
+ */
+function mixed() {
+  const r = metalStrip(20, 6);
+  disc(r, 2, 3, 0.1, 0);
+  rect(r, 4, 1.5, 0.15, 3, 0);
+  rect(r, 6, 2, 1.2, 2, 0);
+  rect(r, 7.2, 2.95, 1, 0.1, 0);
+  rect(r, 8.2, 2, 1.2, 2, 0);
+  disc(r, 12, 3, 0.75, 0);
+  rect(r, 15, 2, 2, 2, 0);
+  return r;
+}
+
+/** A 10 x 4 mm strip pricked with 24 specks and one small cuttable hole: most of the open area would be filled. */
+function pricked() {
+  const r = metalStrip(10, 4);
+  for (let i = 0; i < 12; i++) for (const y of [1, 3]) disc(r, 0.8 + i * 0.7, y, 0.1, 0);
+  disc(r, 9.4, 2, 0.3, 0);
+  return r;
+}
+
+describe('filling uncuttable openings (uncuttable-openings.ts)', () => {
+  it('fills specks and openings narrower than the floor, refuses a pinched opening and fills it, and keeps wide openings', async () => {
+    const input = mixed();
+    const out = leavesInputAlone(input, fill);
+    expect(codes(out.warnings)).toEqual(['OPENING_REMOVED']);
+    expect(codes(out.errors)).toEqual(['OPENING_TOO_SMALL']);
+    expect(out.warnings[0]!.locations).toHaveLength(2);
+    expect(out.errors[0]!.locations).toHaveLength(1);
+    expect(out.errors[0]!.locations![0]!.x).toBeCloseTo(7.7, 0);
+    expect([metalAt(out.raster, 2, 3), metalAt(out.raster, 4.07, 3), metalAt(out.raster, 6.5, 3)]).toEqual([1, 1, 1]);
+    expect([metalAt(out.raster, 12, 3), metalAt(out.raster, 16, 3)]).toEqual([0, 0]);
+    // The air labels are the input's: the stage filled a copy.
+    expect(out.air.count).toBe(5);
+    await expectGoldenRaster(STAGE, 'mixed', out.raster);
+    await expectGoldenJson(
+      STAGE,
+      'mixed',
+      { warnings: findingsOf(out.warnings), errors: findingsOf(out.errors) },
+      1e-6,
+    );
+  });
+
+  it('refuses a drawing whose fill would take most of the open area as too fine, and fills it as it would anyway', async () => {
+    const out = leavesInputAlone(pricked(), fill);
+    expect(codes(out.errors)).toEqual(['FEATURES_TOO_FINE']);
+    expect(out.errors[0]!.locations).toHaveLength(24);
+    // The refusal names the filled openings: no warning names them again.
+    expect(out.warnings).toEqual([]);
+    expect(metalAt(out.raster, 0.8, 1)).toBe(1);
+    expect(metalAt(out.raster, 9.4, 2)).toBe(0);
+    await expectGoldenRaster(STAGE, 'pricked', out.raster);
+    await expectGoldenJson(
+      STAGE,
+      'pricked',
+      { warnings: findingsOf(out.warnings), errors: findingsOf(out.errors) },
+      1e-6,
+    );
+  });
+
+  it('names nothing where every opening can be cut', () => {
+    const input = disc(disc(metalStrip(10, 4), 3, 2, 0.8, 0), 7, 2, 0.5, 0);
+    const out = leavesInputAlone(input, fill);
+    expect([...out.warnings, ...out.errors]).toEqual([]);
+    expect(out.raster.data).not.toBe(input.data);
+  });
+});
