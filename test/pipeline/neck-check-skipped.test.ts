@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../core/config.ts';
+import type { FramingMeasures } from '../../core/pipeline/frame.ts';
 import type { StripRaster } from '../../core/pipeline/raster.ts';
 import { resampleToStrip } from '../../core/pipeline/resample.ts';
 import { pipelineTolerances as t } from '../../core/pipeline/tolerances.ts';
@@ -34,8 +35,10 @@ const solidStrip = (w: number, h: number): StripRaster => ({
 
 describe('NECK_CHECK_SKIPPED', () => {
   it('is a warning with its message on a working raster over the bound, and absent at the bound', () => {
-    // Framing ran and left the openings as the gate found them (the service always passes this).
-    const over = validateStrip(solidStrip(5657, 2829), options, ctx, {});
+    // Framing ran and left the openings as filling the uncuttable ones found them (the service
+    // always passes what framing measured).
+    const framed: FramingMeasures = { thinMetal: 'settled', openings: 'unsurveyed' };
+    const over = validateStrip(solidStrip(5657, 2829), options, ctx, framed);
     expect(5657 * 2829).toBeGreaterThan(t.neckCheckMaxPixels);
     expect(over.errors).toEqual([]);
     expect(over.warnings).toEqual([
@@ -47,9 +50,9 @@ describe('NECK_CHECK_SKIPPED', () => {
       },
     ]);
 
-    const at = validateStrip(solidStrip(4000, 4000), options, ctx, {});
+    const at = validateStrip(solidStrip(4000, 4000), options, ctx, framed);
     expect(4000 * 4000).toBe(t.neckCheckMaxPixels);
-    expect(at).toEqual({ warnings: [], errors: [] });
+    expect({ warnings: at.warnings, errors: at.errors }).toEqual({ warnings: [], errors: [] });
   });
 
   it('cannot fire through the service: resampling keeps every strip, however large, under the bound', async () => {
