@@ -15,6 +15,7 @@ import { findRegions } from './regions.ts';
 import { countCutPaths, cutAreaMm2, cuttingSvg, metalAreaMm2, previewSvg } from './render.ts';
 import { resampleToStrip } from './resample.ts';
 import { scaleToJob } from './scale.ts';
+import { stageOptions } from './stage-options.ts';
 import { keepSeparations } from './separations.ts';
 import { traceFinalCuts } from './final-cut.ts';
 import { MAX_LOCATIONS } from './spots.ts';
@@ -54,7 +55,7 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
 
   const strip = { lengthMm: scaled.lengthMm, widthMm: scaled.widthMm };
   const placing = { box: regions.box, ...strip };
-  const floors = { minOpeningMm: manufacturing.minOpeningMm, minMetalMm: manufacturing.minMetalMm };
+  const options = stageOptions({ minOpeningMm: manufacturing.minOpeningMm, minMetalMm: manufacturing.minMetalMm });
   // Each stage returns a raster of its own and leaves its input as it was. Only the newest is held
   // (`raster`): a stage's input (up to 12 MB) is garbage once the next stage has its output.
   let raster = await resampleToStrip(regions.keep, regions.box, strip, {
@@ -74,62 +75,19 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
   raster = keepSeparations(raster, regions.keep, boxW, boxH).raster;
 
   const { air } = step(
-    fillUncuttableOpenings(
-      raster,
-      {
-        minOpeningMm: floors.minOpeningMm,
-        minOpeningAreaMm2: despeckleAreaMm2(manufacturing, input.lengthMm, input.widthMm),
-        fineShare: t.fineShare,
-      },
-      ctx,
-    ),
+    fillUncuttableOpenings(raster, options.fill(despeckleAreaMm2(manufacturing, input.lengthMm, input.widthMm)), ctx),
   );
 
-  const framed = step(
-    frameStrip(
-      raster,
-      {
-        ...floors,
-        bridgeMm: t.bridgeMm,
-        reachMm: t.reachMm,
-        removableIslandMm2: t.removableIslandMm2,
-        hairlineMm: t.hairlineMm,
-        neckTargetMm: t.neckTargetMm,
-        maxTipMm: t.maxTipMm,
-        maxWidenedPlaces: t.maxWidenedPlaces,
-      },
-      ctx,
-      air,
-    ),
-  );
+  const framed = step(frameStrip(raster, options.frame, ctx, air));
 
-  const checked = step(
-    validateStrip(
-      raster,
-      {
-        ...floors,
-        hairlineMm: t.hairlineMm,
-        neckTargetMm: t.neckTargetMm,
-        maxTipMm: t.maxTipMm,
-        neckCheckMaxPixels: t.neckCheckMaxPixels,
-      },
-      ctx,
-      framed.measured,
-    ),
-  );
+  const checked = step(validateStrip(raster, options.validate, ctx, framed.measured));
   if (checked.errors.some((e) => e.code === 'TRACE_REJECTED')) return refused(warnings, errors, ctx, placing);
 
   const final = traceFinalCuts(
     raster,
     strip,
     {
-      ...floors,
-      maxTipMm: t.maxTipMm,
-      maxOpeningTipMm: t.maxOpeningTipMm,
-      marginSearchMm: t.marginSearchMm,
-      flattenToleranceMm: t.flattenToleranceMm,
-      alphaMax: t.traceAlphaMax,
-      neckTargetMm: t.neckTargetMm,
+      ...options.finalCut,
       refusedMetal: framed.errors.flatMap((e) => (e.code === 'NECK_TOO_THIN' ? (e.locations ?? []) : [])),
     },
     ctx,

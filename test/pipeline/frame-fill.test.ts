@@ -2,21 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { frameStrip } from '../../core/pipeline/frame.ts';
 import { fillUncuttableOpenings } from '../../core/pipeline/uncuttable-openings.ts';
 import type { StripRaster } from '../../core/pipeline/raster.ts';
-import { pipelineTolerances as t } from '../../core/pipeline/tolerances.ts';
+import { stageOptions } from '../../core/pipeline/stage-options.ts';
 
 const floors = { minOpeningMm: 0.2, minMetalMm: 0.6 };
 const ctx = { ...floors, pxPerMm: 20 };
-const fillOptions = { minOpeningMm: 0.2, minOpeningAreaMm2: 0.05, fineShare: t.fineShare };
-const frameOptions = {
-  ...floors,
-  bridgeMm: t.bridgeMm,
-  reachMm: t.reachMm,
-  removableIslandMm2: t.removableIslandMm2,
-  hairlineMm: t.hairlineMm,
-  neckTargetMm: t.neckTargetMm,
-  maxTipMm: t.maxTipMm,
-  maxWidenedPlaces: t.maxWidenedPlaces,
-};
+const { fill, frame: frameOptions } = stageOptions(floors);
+const fillOptions = fill(0.05);
 
 /** A 20 x 6 mm strip at 0.05 mm a pixel: a small round hole 0.5 mm across, and a 3 mm square opening holding a 1 mm island. */
 function strip(): StripRaster {

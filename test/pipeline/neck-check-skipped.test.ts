@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../core/config.ts';
 import type { FramingMeasures } from '../../core/pipeline/frame.ts';
 import type { StripRaster } from '../../core/pipeline/raster.ts';
+import { stageOptions } from '../../core/pipeline/stage-options.ts';
 import { resampleToStrip } from '../../core/pipeline/resample.ts';
 import { pipelineTolerances as t } from '../../core/pipeline/tolerances.ts';
 import { validateStrip } from '../../core/pipeline/validate.ts';
@@ -14,14 +15,7 @@ import { validateStrip } from '../../core/pipeline/validate.ts';
  * on a raster built by hand, with the bound the pipeline passes.
  */
 const { minMetalMm, minOpeningMm } = defaultConfig.manufacturing;
-const options = {
-  minMetalMm,
-  minOpeningMm,
-  hairlineMm: t.hairlineMm,
-  neckTargetMm: t.neckTargetMm,
-  maxTipMm: t.maxTipMm,
-  neckCheckMaxPixels: t.neckCheckMaxPixels,
-};
+const options = stageOptions({ minMetalMm, minOpeningMm }).validate;
 const ctx = { minMetalMm, minOpeningMm };
 
 /** A plain strip of solid metal, `w` x `h` working pixels at the working resolution. */

@@ -6,30 +6,17 @@ import { expect } from 'vitest';
 import type { Finding } from '../../../core/contract/finding.ts';
 import { findingFacts, type FindingContext } from '../../../core/pipeline/findings.ts';
 import type { StripRaster } from '../../../core/pipeline/raster.ts';
-import { pipelineTolerances as t } from '../../../core/pipeline/tolerances.ts';
+import { stageOptions } from '../../../core/pipeline/stage-options.ts';
 
 export const MM_PER_PX = 0.05;
 export const floors = { minOpeningMm: 0.2, minMetalMm: 0.6 };
 export const ctx: FindingContext = { ...floors, pxPerMm: 1 / MM_PER_PX };
 
-export const fillOptions = { minOpeningMm: floors.minOpeningMm, minOpeningAreaMm2: 0.05, fineShare: t.fineShare };
-export const frameOptions = {
-  ...floors,
-  bridgeMm: t.bridgeMm,
-  reachMm: t.reachMm,
-  removableIslandMm2: t.removableIslandMm2,
-  hairlineMm: t.hairlineMm,
-  neckTargetMm: t.neckTargetMm,
-  maxTipMm: t.maxTipMm,
-  maxWidenedPlaces: t.maxWidenedPlaces,
-};
-export const validateOptions = {
-  ...floors,
-  hairlineMm: t.hairlineMm,
-  neckTargetMm: t.neckTargetMm,
-  maxTipMm: t.maxTipMm,
-  neckCheckMaxPixels: t.neckCheckMaxPixels,
-};
+const options = stageOptions(floors);
+export const fillOptions = options.fill(0.05);
+export const frameOptions = options.frame;
+export const validateOptions = options.validate;
+export const finalCutOptions = options.finalCut;
 
 /** A strip `lengthMm` x `widthMm`, all metal. */
 export function metalStrip(lengthMm: number, widthMm: number): StripRaster {

@@ -2,22 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { traceFinalCuts } from '../../../core/pipeline/final-cut.ts';
 import { UNITS_PER_MM, type FinalCut } from '../../../core/pipeline/final/rings.ts';
 import type { StripRaster } from '../../../core/pipeline/raster.ts';
-import { pipelineTolerances as t } from '../../../core/pipeline/tolerances.ts';
 import { expectGoldenJson } from '../../helpers/golden.ts';
-import { codes, ctx, disc, findingsOf, floors, leavesInputAlone, metalStrip, rect } from './draw.ts';
+import { codes, ctx, disc, finalCutOptions, findingsOf, leavesInputAlone, metalStrip, rect } from './draw.ts';
 
 const STAGE = 'final-cut';
-const options = {
-  ...floors,
-  maxTipMm: t.maxTipMm,
-  maxOpeningTipMm: t.maxOpeningTipMm,
-  marginSearchMm: t.marginSearchMm,
-  flattenToleranceMm: t.flattenToleranceMm,
-  alphaMax: t.traceAlphaMax,
-  neckTargetMm: t.neckTargetMm,
-};
 const finalCut = (raster: StripRaster) =>
-  traceFinalCuts(raster, { lengthMm: raster.w * raster.mmPerPxX, widthMm: raster.h * raster.mmPerPxY }, options, ctx);
+  traceFinalCuts(
+    raster,
+    { lengthMm: raster.w * raster.mmPerPxX, widthMm: raster.h * raster.mmPerPxY },
+    finalCutOptions,
+    ctx,
+  );
 /** Traced geometry may move by a few micrometres when the tracer changes: compared within 0.005 mm. */
 const GEOMETRY_MM = 0.005;
 
