@@ -167,6 +167,16 @@ describe('our potrace port against the npm potrace package', () => {
     expect(expectSameAsPackage({ w: 7, h: 5, bits: new Uint8Array(35) }, pipeline)).toBe(0);
     expect(expectSameAsPackage({ w: 1, h: 1, bits: new Uint8Array([1]) }, pipeline)).toBe(1);
   });
+
+  it('traces a region spanning the whole width once, along the border (the package looped forever on a 1 x 3 one)', () => {
+    const pipeline = { alphaMax: 0.8, optCurve: true };
+    const column = traceWith(potracePaths, { w: 1, h: 3, bits: new Uint8Array([1, 1, 1]) }, pipeline);
+    expect(column.map(({ sign, area, box, pt }) => ({ sign, area, box, pt }))).toEqual([
+      { sign: '+', area: 3, box: [0, 0, 1, 3], pt: [0, 0, 0, 1, 0, 2, 0, 3, 1, 3, 1, 2, 1, 1, 1, 0] },
+    ]);
+    const band = traceWith(potracePaths, { w: 3, h: 2, bits: new Uint8Array(6).fill(1) }, pipeline);
+    expect(band.map(({ area, box }) => ({ area, box }))).toEqual([{ area: 6, box: [0, 0, 3, 2] }]);
+  });
 });
 
 /** A drawing's air (white) or brass (black) at its own resolution. */
