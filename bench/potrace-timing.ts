@@ -62,6 +62,13 @@ const designs = [
     widthMm: 78.25,
     despeckle: 0.00001,
   },
+  {
+    name: '24 MP lace, 8500 openings',
+    file: 'lace-24mp-8192x2929.png',
+    lengthMm: 155,
+    widthMm: 55.05,
+    despeckle: 0.00001,
+  },
 ];
 const rounds = Number(process.argv[2] ?? 9);
 const gc = (globalThis as any).gc as (() => void) | undefined;
