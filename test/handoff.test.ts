@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, errorOf, getJob, openJob, roomyRateLimits, uploadPng, type OpenedJob } from './helpers/flows.ts';
+import { signedUpAccount } from './helpers/site.ts';
 import { makePng } from './helpers/png.ts';
 import { removeDir, SITE, startService, type TestService } from './helpers/service.ts';
 import { nextWriteQueued, waitFor } from './helpers/wait.ts';
@@ -28,11 +29,7 @@ async function readyJob(): Promise<OpenedJob & { token: string }> {
   return { ...job, token: body.submission.approval.url.split('/a/')[1] };
 }
 
-async function account(email: string): Promise<string> {
-  const signed = await service.core.signUp({ email, password: 'correct horse battery', clientAddress: '192.0.2.1' });
-  if (!signed.ok) throw new Error(signed.error.message);
-  return signed.value.sessionToken;
-}
+const account = async (email: string): Promise<string> => (await signedUpAccount(service, email)).sessionToken;
 
 const adopt = (token: string, body: unknown, session?: string, headers: Record<string, string> = {}) =>
   service.api(`/handoff/${token}/adopt`, {
@@ -259,19 +256,14 @@ describe('POST /handoff/{token}/adopt', () => {
 
   it('discards the design when a passing resubmission lands between the check and the lock', async () => {
     const job = await readyJob();
-    const signed = await service.core.signUp({
-      email: 'dana@example.com',
-      password: 'correct horse battery',
-      clientAddress: '192.0.2.1',
-    });
-    if (!signed.ok) throw new Error(signed.error.message);
+    const signed = await signedUpAccount(service);
     const release = service.pipeline.hold();
     const upload = uploadPng(service, job, png());
     await uploadProcessing(job.id);
     // Writes run one at a time: the adopt's first write (its rate-limit hit) goes first, then a
     // blocker holds the queue until the upload's outcome has lined up behind it. Released, the
     // upload lands before the adopt's lock (queued after its check passed), so the lock must fail.
-    const adopting = service.core.adopt(job.token, 1, signed.value.accountId);
+    const adopting = service.core.adopt(job.token, 1, signed.accountId);
     let openQueue!: () => void;
     const blocker = service.db.write(() => new Promise<void>((resolve) => (openQueue = resolve)));
     const outcomeQueued = nextWriteQueued(service.db);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bearer, braceletBody, errorOf, openJob, uploadPng, type OpenedJob } from './helpers/flows.ts';
+import { signedUpAccount } from './helpers/site.ts';
 import {
   A,
   B,
@@ -215,13 +216,7 @@ describe('POST /handoff/{token}/adopt: RateLimit and RateLimit-Policy', () => {
   it('counts down adoptsPerHourPerAccount on the JSON answers, agrees with the 429, and leaves the form redirect bare', async () => {
     const service = await start({ ...ROOMY_JOBS, adoptsPerHourPerAccount: 3 });
     const token = await readyToken(service);
-    const signed = await service.core.signUp({
-      email: 'dana@example.com',
-      password: 'correct horse battery',
-      clientAddress: A,
-    });
-    if (!signed.ok) throw new Error(signed.error.message);
-    const cookie = `jds=${signed.value.sessionToken}`;
+    const cookie = `jds=${(await signedUpAccount(service, 'dana@example.com', A)).sessionToken}`;
     const adopt = () =>
       service.api(`/handoff/${token}/adopt`, {
         method: 'POST',

@@ -13,6 +13,7 @@ import {
 import { setJobState } from './helpers/fixtures.ts';
 import { makePng } from './helpers/png.ts';
 import { servicePerTest, type TestService } from './helpers/service.ts';
+import { signedUpAccount } from './helpers/site.ts';
 import { waitFor } from './helpers/wait.ts';
 
 const service = servicePerTest();
@@ -200,12 +201,7 @@ describe('what the sweep keeps', () => {
   });
 
   it('deletes expired site sessions and keeps live ones', async () => {
-    const signed = await service.core.signUp({
-      email: 'dana@example.com',
-      password: 'correct horse battery',
-      clientAddress: '192.0.2.1',
-    });
-    if (!signed.ok) throw new Error(signed.error.message);
+    await signedUpAccount(service);
     const ttl = service.core.config.site.sessionTtlDays * DAY;
     service.clock.advance(ttl - 1);
     expect((await service.core.sweep()).sessions).toBe(0);

@@ -1,8 +1,5 @@
-import { expect } from 'vitest';
-import { braceletBody, openJob, uploadPng, type OpenedJob } from './flows.ts';
-import { makePng } from './png.ts';
 import type { TestService } from './service.ts';
-import { PASSWORD } from './site.ts';
+import { signedUpAccount, siteClient } from './site.ts';
 
 /** Markup an attacker types into echoed fields. */
 export const SCRIPT = '<script>alert(1)</script>';
@@ -18,19 +15,8 @@ const FORM = 'application/x-www-form-urlencoded';
  * through core and the API.
  */
 export function probes(service: TestService) {
-  let seed = 1;
-  async function readyJob(body: unknown = braceletBody): Promise<OpenedJob & { token: string }> {
-    const job = await openJob(service, body);
-    const response = await uploadPng(service, job, makePng({ width: 300, height: 300, seed: seed++ }));
-    expect(response.status).toBe(200);
-    return { ...job, token: ((await response.json()) as any).submission.approval.url.split('/a/')[1] };
-  }
-
-  async function signUp(email: string): Promise<string> {
-    const signed = await service.core.signUp({ email, password: PASSWORD, clientAddress: '192.0.2.1' });
-    if (!signed.ok) throw new Error(signed.error.message);
-    return signed.value.sessionToken;
-  }
+  const { readyJob } = siteClient(service);
+  const signUp = async (email: string): Promise<string> => (await signedUpAccount(service, email)).sessionToken;
 
   const send = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}, session?: string) =>
     service.fetch(path, { ...init, headers: { ...(session ? { cookie: `jds=${session}` } : {}), ...init.headers } });

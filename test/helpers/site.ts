@@ -14,6 +14,20 @@ export function sessionFrom(response: Response): string {
   return match![1]!;
 }
 
+/**
+ * An account made through the core (no form, no rate-limit header), for tests about what a signed-in
+ * person may do rather than about signing up.
+ */
+export async function signedUpAccount(
+  service: TestService,
+  email = 'dana@example.com',
+  clientAddress = '192.0.2.1',
+): Promise<{ sessionToken: string; accountId: string }> {
+  const signed = await service.core.signUp({ email, password: PASSWORD, clientAddress });
+  if (!signed.ok) throw new Error(signed.error.message);
+  return { sessionToken: signed.value.sessionToken, accountId: signed.value.accountId };
+}
+
 export type ReadyJob = OpenedJob & { token: string; submission: any };
 
 /**

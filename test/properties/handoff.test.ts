@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { FORM, handoffStep, headerValue } from '../helpers/arbitraries.ts';
 import { expectCatalogueAnswer } from '../helpers/invariants.ts';
 import { SITE } from '../helpers/service.ts';
+import { signedUpAccount } from '../helpers/site.ts';
 import { propertyService, runs, TIMEOUT } from '../helpers/property-runs.ts';
 
 const { service, rows, expectConsistentDatabase, readyJob } = propertyService();
@@ -21,13 +22,8 @@ describe('the handoff routes with any body, token, cookie and origin', () => {
         ['first', 'first@example.com'],
         ['second', 'second@example.com'],
       ] as const) {
-        const signed = await service.core.signUp({
-          email,
-          password: 'correct horse battery',
-          clientAddress: '192.0.2.1',
-        });
-        if (!signed.ok) throw new Error(signed.error.message);
-        sessions[name] = { token: signed.value.sessionToken, accountId: signed.value.accountId };
+        const { sessionToken, accountId } = await signedUpAccount(service, email);
+        sessions[name] = { token: sessionToken, accountId };
       }
       await fc.assert(
         fc.asyncProperty(fc.array(handoffStep, { minLength: 1, maxLength: 5 }), async (steps) => {

@@ -5,6 +5,7 @@ import { escapeHtml } from '../../web/html.ts';
 import { he } from '../../web/strings.ts';
 import { bearer, getJob, jsonInit, openJob, roomyRateLimits, uploadPng, type OpenedJob } from '../helpers/flows.ts';
 import { makePng } from '../helpers/png.ts';
+import { signedUpAccount } from '../helpers/site.ts';
 import { removeDir, servicePerTest, SITE, startService, type TestService } from '../helpers/service.ts';
 
 /**
@@ -222,15 +223,10 @@ describe('the decline form on the approval page', () => {
     expect(odd.headers.get('location')).toBe('/a/%3Cscript%3E?e=NOT_FOUND');
 
     const job = await readyJob();
-    const signed = await service.core.signUp({
-      email: 'dana@example.com',
-      password: 'correct horse battery',
-      clientAddress: '192.0.2.1',
-    });
-    if (!signed.ok) throw new Error(signed.error.message);
+    const signed = await signedUpAccount(service);
     const adopt = await service.api(
       `/handoff/${job.token}/adopt`,
-      jsonInit({ submissionNo: 1 }, { cookie: `jds=${signed.value.sessionToken}` }),
+      jsonInit({ submissionNo: 1 }, { cookie: `jds=${signed.sessionToken}` }),
     );
     expect(adopt.status).toBe(201);
     const locked = await declineForm(job.token, { choice: 'price', text: 'late' });
