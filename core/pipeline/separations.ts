@@ -1,5 +1,4 @@
 import { labelComponents } from './labels.ts';
-import { invert } from './morphology.ts';
 import type { StripRaster } from './raster.ts';
 
 /**
@@ -11,7 +10,8 @@ import type { StripRaster } from './raster.ts';
  * made metal again: a bar one working pixel wide, which framing then widens to the floor
  * (NECK_THICKENED) or refuses (NECK_TOO_THIN), as it does any bar drawn under the floor.
  *
- * `crop` is the kept drawing (255 metal, 0 air), `bw` x `bh`, as the raster was resampled from.
+ * `crop` is the kept drawing (`Regions.keep`: shades, at least 128 metal), `bw` x `bh`, as the raster
+ * was resampled from.
  * Returns the raster with those pixels made metal (a copy; the input itself when there are none)
  * and how many they are. A raster at least as fine as the drawing keeps every drawn bar (linear
  * upsampling keeps a one-pixel line at half its height), and is returned as it is.
@@ -25,7 +25,7 @@ export function keepSeparations(
   const { w, h } = raster;
   const unchanged = { raster, restored: 0 };
   if (bw <= w && bh <= h) return unchanged;
-  const drawn = labelComponents(invert(crop), bw, bh, 4);
+  const drawn = labelComponents(airOf(crop), bw, bh, 4);
   if (drawn.count < 2) return unchanged;
   // Copied when the first pixel is restored: until then the copy would equal the input.
   let data = raster.data;
@@ -87,4 +87,11 @@ function drawnAirAtCentres(
     }
   }
   return out;
+}
+
+/** 1 where the kept drawing is air (a shade under 128). */
+function airOf(crop: Uint8Array): Uint8Array {
+  const air = new Uint8Array(crop.length);
+  for (let i = 0; i < crop.length; i++) air[i] = (crop[i]! >>> 7) ^ 1;
+  return air;
 }

@@ -16,7 +16,7 @@ async function drawnFine() {
     crop.fill(0, y * bw + 101, y * bw + 161);
   }
   const strip = { lengthMm: bw * 0.018, widthMm: bh * 0.018 };
-  const raster = await resampleToStrip(crop, { x0: 0, y0: 0, x1: bw - 1, y1: bh - 1 }, strip, {
+  const raster = resampleToStrip(crop, { x0: 0, y0: 0, x1: bw - 1, y1: bh - 1 }, strip, {
     mmPerPx: 0.05,
     maxPixels: 12_000_000,
   });
