@@ -76,7 +76,16 @@ export function frameStrip(
   const raster: StripRaster = { ...input, data: input.data.slice() };
   const warnings = bridgeIslands(raster, parts, options, ctx);
   // Bars across an opening can split it: the air's labels hold only while no island was touched.
-  const thin = thinMetal(raster, options, warnings.length === 0 ? air : undefined);
+  const labelled = warnings.length === 0 ? air : undefined;
+  let reach: 'margin' | 'floor' = 'margin';
+  let thin = thinMetal(raster, options, labelled);
+  if (thin.necks.length + thin.webs.length > options.maxWidenedPlaces) {
+    reach = 'floor';
+    // With the pixel of margin, metal drawn at the floor counts as thin: a lace of bars at 0.6 mm
+    // reads as hundreds of places. Only what is under the floor as drawn decides that the design is
+    // too thin all over; metal at the floor is left to the final check, which measures it exactly.
+    thin = thinMetal(raster, options, labelled, reach);
+  }
   warnings.push(...shaveSpurs(raster, thin.spurs, ctx));
   const unsurveyed = { thinMetal: 'settled', openings: 'unsurveyed' } as const;
   if (warnings.length === 0 && thin.necks.length === 0 && thin.webs.length === 0) {
@@ -99,7 +108,7 @@ export function frameStrip(
   // A web is widened chord by chord to the target; a thin part by an estimate of its width, which
   // for a part that narrows (a waist, a tapering finger) may fall short: those are measured again.
   for (let round = 1, left = thin.necks; left.length > 0 && round < MAX_NECK_ROUNDS; round++) {
-    const again = thinMetal(raster, options);
+    const again = thinMetal(raster, options, undefined, reach);
     left = [...again.spurs, ...again.necks];
     widenThinMetal(raster, { necks: left, webs: again.webs, air: again.air }, options.neckTargetMm);
   }

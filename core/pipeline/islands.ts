@@ -1,4 +1,5 @@
 import type { Finding } from '../contract/finding.ts';
+import { bridgeFeet } from './bridge-feet.ts';
 import { distanceTransform } from './distance.ts';
 import { finding, type FindingContext, type Location } from './findings.ts';
 import { componentBoxes, componentMask, forRunsOf, type Labels } from './labels.ts';
@@ -7,6 +8,7 @@ import { locate, MAX_LOCATIONS } from './spots.ts';
 
 /** What bridging islands needs of the framing options. */
 export interface IslandOptions {
+  minOpeningMm: number;
   minMetalMm: number;
   bridgeMm: number;
   reachMm: number;
@@ -44,7 +46,7 @@ export function bridgeIslands(
     if (k === main) continue;
     for (let i = start[r]!; i < end[r]!; i++) best[k] = Math.min(best[k]!, distance(i));
   }
-  const bestPixel = bridgeFeet(parts, main, best, distance, raster, options.bridgeMm);
+  const bestPixel = bridgeFeet(parts, main, best, toMain.nearest, raster, options);
   const boxes = componentBoxes(parts, w);
   const bridged: Location[] = [];
   const removed: Location[] = [];
@@ -73,61 +75,6 @@ export function bridgeIslands(
   }
   return found;
 }
-
-/**
- * Per island, the pixel its bridge starts from: in the middle of the stretch where the island comes
- * nearest to the main piece (every pixel within a working pixel of the least distance), not the
- * first such pixel in raster order. An island that runs along a wall (a letter's top under a rail, a
- * counter in its letter) is then held where it is solid, not at the corner where that stretch ends
- * and its outline turns away (a bar landing on a corner left a neck beside it, and the island was
- * refused while identical ones beside it were bridged). The middle is the pixel with the most of
- * the stretch within a bar's width, the nearest to their centre among those. -1: no main piece.
- */
-function bridgeFeet(
-  parts: Labels,
-  main: number,
-  best: Float64Array,
-  distance: (i: number) => number,
-  raster: StripRaster,
-  bridgeMm: number,
-): Int32Array {
-  const { w } = raster;
-  const slack = Math.max(raster.mmPerPxX, raster.mmPerPxY);
-  const near: number[][] = Array.from({ length: parts.count + 1 }, () => []);
-  const { start, end, label } = parts.runs;
-  for (let r = 0; r < label.length; r++) {
-    const k = label[r]!;
-    if (k === main || !Number.isFinite(best[k]!)) continue;
-    for (let i = start[r]!; i < end[r]!; i++) if (distance(i) <= best[k]! + slack) near[k]!.push(i);
-  }
-  const feet = new Int32Array(parts.count + 1).fill(-1);
-  const mm = (i: number, j: number) =>
-    Math.hypot(((i % w) - (j % w)) * raster.mmPerPxX, (Math.floor(i / w) - Math.floor(j / w)) * raster.mmPerPxY);
-  for (let k = 1; k <= parts.count; k++) {
-    // A long stretch is thinned evenly: the middle of a few hundred of its pixels is the middle of all.
-    const all = near[k]!;
-    const stretch =
-      all.length > MAX_FOOT_CANDIDATES
-        ? all.filter((_, n) => n % Math.ceil(all.length / MAX_FOOT_CANDIDATES) === 0)
-        : all;
-    if (stretch.length === 0) continue;
-    const counts = stretch.map((i) => stretch.filter((j) => mm(i, j) <= bridgeMm).length);
-    const most = Math.max(...counts);
-    const densest = stretch.filter((_, n) => counts[n] === most);
-    const cx = densest.reduce((a, i) => a + (i % w), 0) / densest.length;
-    const cy = densest.reduce((a, i) => a + Math.floor(i / w), 0) / densest.length;
-    let foot = densest[0]!;
-    for (const i of densest) {
-      if (Math.hypot((i % w) - cx, Math.floor(i / w) - cy) < Math.hypot((foot % w) - cx, Math.floor(foot / w) - cy))
-        foot = i;
-    }
-    feet[k] = foot;
-  }
-  return feet;
-}
-
-/** The pixels of a nearest stretch weighed when placing a bridge (see `bridgeFeet`). */
-const MAX_FOOT_CANDIDATES = 400;
 
 /** Metal on every pixel whose centre lies within half the width of the segment between two pixel centres. */
 function drawBar(raster: StripRaster, from: number, to: number, widthMm: number): void {

@@ -11,7 +11,8 @@ export interface ResampleOptions {
  * The kept drawing (`crop`: the piece's box row by row, as `Regions.keep` holds it: 255 less the
  * luminance, so at least 128 is metal) resampled onto the strip at millimetre scale (stretching it
  * if the scale says so) and thresholded at 128: metal wherever the drawing, read between its pixel
- * centres, is darker than the contract's 128.
+ * centres, is darker than the contract's 128. The resampled shades are kept with it (`shade`):
+ * the final tracing reads the drawn edge from them where potrace's curves stray from it.
  *
  * The shades are interpolated, not the thresholded pixels: an edge then lands where the drawing's
  * grey crosses 128, a fraction of a drawing pixel, as a faithful trace of the drawing puts it.
@@ -40,6 +41,7 @@ export function resampleToStrip(
   for (let y = 0; y < bh; y++) filterRow(crop, y * bw, rows, y * w, across);
   // Then down the columns, a whole output row at a time (the rows are read in order).
   const data = new Uint8Array(w * h);
+  const shade = new Uint8Array(w * h);
   const sum = new Float32Array(w);
   for (let y = 0; y < h; y++) {
     sum.fill(0);
@@ -49,9 +51,13 @@ export function resampleToStrip(
       for (let x = 0; x < w; x++) sum[x] = sum[x]! + weight * rows[row + x]!;
     }
     // Rounded as a byte would be, then its top bit: at least 128 is metal.
-    for (let x = 0; x < w; x++) data[y * w + x] = Math.round(sum[x]!) >>> 7;
+    for (let x = 0; x < w; x++) {
+      const v = Math.min(255, Math.round(sum[x]!));
+      shade[y * w + x] = v;
+      data[y * w + x] = v >>> 7;
+    }
   }
-  return { w, h, data, mmPerPxX: strip.lengthMm / w, mmPerPxY: strip.widthMm / h };
+  return { w, h, data, shade, mmPerPxX: strip.lengthMm / w, mmPerPxY: strip.widthMm / h };
 }
 
 /** Per output pixel of one axis: the first input pixel it reads, how many, and their weights (summing to 1). */

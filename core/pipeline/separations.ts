@@ -13,8 +13,10 @@ import type { StripRaster } from './raster.ts';
  * `crop` is the kept drawing (`Regions.keep`: shades, at least 128 metal), `bw` x `bh`, as the raster
  * was resampled from.
  * Returns the raster with those pixels made metal (a copy; the input itself when there are none)
- * and how many they are. A raster at least as fine as the drawing keeps every drawn bar (linear
- * upsampling keeps a one-pixel line at half its height), and is returned as it is.
+ * and how many they are. A raster finer than the drawing keeps every straight drawn bar (linear
+ * upsampling keeps a one-pixel line at half its height), but not where two openings of the drawing
+ * meet only at a corner, metal touching metal diagonally between them (the contract's metal is
+ * 8-connected): read between the pixels, the two openings run into one there.
  */
 export function keepSeparations(
   raster: StripRaster,
@@ -24,7 +26,6 @@ export function keepSeparations(
 ): { raster: StripRaster; restored: number } {
   const { w, h } = raster;
   const unchanged = { raster, restored: 0 };
-  if (bw <= w && bh <= h) return unchanged;
   const drawn = labelComponents(airOf(crop), bw, bh, 4);
   if (drawn.count < 2) return unchanged;
   // Copied when the first pixel is restored: until then the copy would equal the input.
