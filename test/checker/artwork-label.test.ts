@@ -57,10 +57,13 @@ describe('labelDesign on drawings of one defect each', () => {
     const roomy = await labelOfDrawing([[rect(8, 3, 6, 8)], [rect(14.45, 3, 6, 8)]]);
     expect(kinds(roomy.defects)).toEqual(['thin-metal true']);
     expect(roomy.label).toBe('repairable');
-    // 0.3 mm slots: taking 0.125 mm from each leaves 0.175 mm, under the floor.
-    const tight = await labelOfDrawing([[rect(10, 3, 0.3, 8)], [rect(10.75, 3, 0.3, 8)]]);
+    // 0.26 mm slots: taking 0.125 mm from each leaves 0.135 mm, under the floor by more than the checker's tolerance.
+    const tight = await labelOfDrawing([[rect(10, 3, 0.26, 8)], [rect(10.71, 3, 0.26, 8)]]);
     expect(kinds(tight.defects)).toContain('thin-metal false');
     expect(tight.label).toBe('unrepairable');
+    // A narrow slot facing the bar end-on only gets shorter: its width stays, so there is room.
+    const endOn = await labelOfDrawing([[rect(8, 3, 6, 8)], [rect(14.45, 6.85, 4, 0.3)]]);
+    expect(kinds(endOn.defects)).toEqual(['thin-metal true']);
   });
 
   it('widens a thin rim at the strip edge from the opening side only', async () => {

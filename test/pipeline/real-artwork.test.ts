@@ -57,6 +57,7 @@ try {
   // Only the default source may be absent (the corpus lands separately); any other is a mistake.
   if (source !== 'corpus') throw error;
   unavailable = String(error);
+  console.warn(`real-artwork harness: no design runs, ${unavailable}`);
 }
 
 const service = servicePerFile({ config: { limits: roomyRateLimits }, realPipeline: true });

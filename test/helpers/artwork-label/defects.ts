@@ -6,7 +6,7 @@
  */
 import type { CutReport, LabelledGrid, NarrowPlace, NarrowOpeningKind, ThinMetalKind } from '../cut-check/types.ts';
 import { borderlineOf, HOUSE, near, type Defect } from './house-rules.ts';
-import { roomToWiden, type Side } from './room.ts';
+import { EDGE, roomToWiden, type Air } from './room.ts';
 
 const mm = (value: number): string => `${value.toFixed(2)} mm`;
 const where = (place: NarrowPlace) => ({ x: place.x, y: place.y, widthMm: place.widthMm });
@@ -71,14 +71,25 @@ export function openingDefects(report: CutReport, narrowLabels: Set<number>): De
 export function metalDefects(report: CutReport, component: Int32Array, removed: Set<number>): Defect[] {
   const tol = report.tolMm;
   const defects: Defect[] = [];
+  // Past the most thin places the house widens, the design is refused as drawn: room is not measured.
+  const tooMany = report.thinMetalCount > HOUSE.maxThinPlaces;
   for (const place of report.thinMetal as NarrowPlace<ThinMetalKind>[]) {
     if (removed.has(componentAt(report.grid, component, place.x, place.y))) continue;
-    const room = roomToWiden(report.grid, place, tol);
     const widthBorderline = place.widthMm >= HOUSE.rules.minMetalMm - 2 * tol;
     const width = mm(place.widthMm);
+    if (tooMany) {
+      defects.push({
+        kind: 'thin-metal',
+        ...where(place),
+        repairable: false,
+        why: `${width} of metal (${place.kind}), one of ${report.thinMetalCount} thin places: not widened (NECK_TOO_THIN)`,
+        ...borderlineOf(widthBorderline),
+      });
+      continue;
+    }
+    const room = roomToWiden(report.grid, place, tol);
     const [a, b] = room.sides;
-    const oneAir = a !== undefined && b !== undefined && a.air === b.air;
-    if (place.kind === 'thin-part' && oneAir && place.widthMm <= HOUSE.spurMaxMm) {
+    if (place.kind === 'thin-part' && a === b && place.widthMm <= HOUSE.spurMaxMm) {
       defects.push({
         kind: 'spur',
         ...where(place),
@@ -89,9 +100,10 @@ export function metalDefects(report: CutReport, component: Int32Array, removed: 
       continue;
     }
     const sides = room.sides.map(describeSide).join(' and ');
+    const widen = `widening it to ${HOUSE.widenToMm} mm moves ${room.sides.length === 2 && room.sides.includes(EDGE) ? 'one wall' : 'each wall'} ${mm(room.shiftMm)}`;
     const why = room.fits
-      ? `${width} of metal (${place.kind}) between ${sides}: widened to ${HOUSE.widenToMm} mm (NECK_THICKENED)`
-      : `${width} of metal (${place.kind}) between ${sides}: no room to widen it to ${HOUSE.widenToMm} mm (NECK_TOO_THIN)`;
+      ? `${width} of metal (${place.kind}) between ${sides}: ${widen} and keeps the openings cuttable (NECK_THICKENED)`
+      : `${width} of metal (${place.kind}) between ${sides}: no room, ${widen} and ${room.spoiledMm === Infinity ? 'there is no air to take it from' : `squeezes ${mm(room.spoiledMm)} of opening under the floor`} (NECK_TOO_THIN)`;
     defects.push({
       kind: 'thin-metal',
       ...where(place),
@@ -112,10 +124,8 @@ export function metalDefects(report: CutReport, component: Int32Array, removed: 
   return defects;
 }
 
-function describeSide(side: Side): string {
-  if (side.air === -2) return 'the strip edge';
-  const what = side.air === 0 ? 'the air round the piece' : `opening ${side.air}`;
-  return `${what} (needs ${mm(side.needMm)} of half-width, has ${mm(side.roomMm)})`;
+function describeSide(side: Air): string {
+  return side === EDGE ? 'the strip edge' : side === 0 ? 'the air round the piece' : `opening ${side}`;
 }
 
 /** The air label at a strip position (-1 on metal). */
