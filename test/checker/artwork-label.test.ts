@@ -107,11 +107,25 @@ describe('labelOf', () => {
     ...(borderline ? { borderline } : {}),
   });
   it('gives a design whose only defects may not be there the label it would have without them, flagged', () => {
-    expect(labelOf([defect(false, 'floor')])).toEqual({ label: 'cuttable', borderline: true });
-    expect(labelOf([defect(false, 'floor'), defect(true)])).toEqual({ label: 'repairable', borderline: true });
+    expect(labelOf([defect(false, 'floor')])).toEqual({ label: 'cuttable', borderline: true, answer: 'either' });
+    expect(labelOf([defect(true, 'floor'), defect(true)])).toEqual({
+      label: 'repairable',
+      borderline: true,
+      answer: 'ready',
+    });
   });
   it('lets a defect whose repair is too close to call decide the label, flagged', () => {
-    expect(labelOf([defect(false, 'repair')])).toEqual({ label: 'unrepairable', borderline: true });
-    expect(labelOf([defect(true), defect(false)])).toEqual({ label: 'unrepairable', borderline: false });
+    expect(labelOf([defect(false, 'repair')])).toEqual({ label: 'unrepairable', borderline: true, answer: 'either' });
+    expect(labelOf([defect(true), defect(false)])).toEqual({
+      label: 'unrepairable',
+      borderline: false,
+      answer: 'refused',
+    });
+    // A borderline defect that cannot tip the answer leaves it as the label says.
+    expect(labelOf([defect(false), defect(true, 'repair')])).toEqual({
+      label: 'unrepairable',
+      borderline: true,
+      answer: 'refused',
+    });
   });
 });

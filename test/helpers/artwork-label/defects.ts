@@ -39,6 +39,8 @@ export function openingDefects(report: CutReport, narrowLabels: Set<number>): De
       };
     }
     const reach = place.reachMm ?? 0;
+    // A part reaching hardly past a corner's allowance may be no more than a corner.
+    const corner = reach <= HOUSE.rules.maxOpeningTipMm + tol;
     if (air === 0) {
       return {
         kind: 'edge-sliver',
@@ -54,7 +56,7 @@ export function openingDefects(report: CutReport, narrowLabels: Set<number>): De
         ...where(place),
         repairable: true,
         why: `a dead end ${width} wide reaching ${mm(reach)} (a tip or corner): filled and named (OPENING_REMOVED)`,
-        ...borderlineOf(borderline, near(reach, HOUSE.airTipExtentMm, tol)),
+        ...borderlineOf(borderline || corner, near(reach, HOUSE.airTipExtentMm, tol)),
       };
     }
     return {
@@ -62,7 +64,7 @@ export function openingDefects(report: CutReport, narrowLabels: Set<number>): De
       ...where(place),
       repairable: false,
       why: `a narrow arm ${width} wide reaching ${mm(reach)}, longer than a tip: drawn so, not filled (OPENING_TOO_SMALL)`,
-      ...borderlineOf(borderline, near(reach, HOUSE.airTipExtentMm, tol)),
+      ...borderlineOf(borderline || corner, near(reach, HOUSE.airTipExtentMm, tol)),
     };
   });
 }

@@ -81,12 +81,29 @@ export interface Defect {
 
 export type Label = 'cuttable' | 'repairable' | 'unrepairable';
 
-/** The label of a set of defects: those that may not be there (borderline at the floor) never decide it. */
-export function labelOf(defects: readonly Defect[]): { label: Label; borderline: boolean } {
-  const deciding = defects.filter((d) => d.borderline !== 'floor');
+/** What the service must answer a design: ready, refused, or either when a borderline defect could tip it. */
+export type Answer = 'ready' | 'refused' | 'either';
+
+/**
+ * The label of a set of defects (those that may not be there, borderline at the floor, never
+ * decide it), and the answer it calls for: the label's own, unless the borderline defects read
+ * the other way (there after all; a repair too close to call not made) would call for the other.
+ */
+export function labelOf(defects: readonly Defect[]): { label: Label; borderline: boolean; answer: Answer } {
   const borderline = defects.some((d) => d.borderline !== undefined);
-  if (deciding.length === 0) return { label: 'cuttable', borderline };
-  return { label: deciding.every((d) => d.repairable) ? 'repairable' : 'unrepairable', borderline };
+  const label = verdictOf(defects.filter((d) => d.borderline !== 'floor'));
+  const optimistic = verdictOf(
+    defects.filter((d) => d.borderline !== 'floor').map((d) => (d.borderline ? { ...d, repairable: true } : d)),
+  );
+  const pessimistic = verdictOf(defects.map((d) => (d.borderline === 'repair' ? { ...d, repairable: false } : d)));
+  const ready = (l: Label): boolean => l !== 'unrepairable';
+  const answer = ready(optimistic) !== ready(pessimistic) ? 'either' : ready(label) ? 'ready' : 'refused';
+  return { label, borderline, answer };
+}
+
+function verdictOf(defects: readonly Defect[]): Label {
+  if (defects.length === 0) return 'cuttable';
+  return defects.every((d) => d.repairable) ? 'repairable' : 'unrepairable';
 }
 
 /** Whether `value` is within `tol` of `limit` (either side): too close to call on the checker's raster. */

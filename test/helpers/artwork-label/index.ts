@@ -10,15 +10,17 @@
 import { checkCutSvg } from '../cut-check/index.ts';
 import { referenceTrace, type Strip } from '../reference-trace/index.ts';
 import { metalDefects, openingDefects } from './defects.ts';
-import { borderlineOf, HOUSE, labelOf, near, type Defect, type Label } from './house-rules.ts';
+import { borderlineOf, HOUSE, labelOf, near, type Answer, type Defect, type Label } from './house-rules.ts';
 import { judgeMetalParts } from './islands.ts';
 
-export { HOUSE, labelOf, type Defect, type DefectKind, type Label } from './house-rules.ts';
+export { HOUSE, labelOf, type Answer, type Defect, type DefectKind, type Label } from './house-rules.ts';
 
 export interface ArtworkLabel {
   label: Label;
-  /** Some defect was too close to its limit to call: it did not decide the label. */
+  /** Some defect was too close to its limit to call (see `house-rules.ts`). */
   borderline: boolean;
+  /** What the service must answer: ready, refused, or either when a borderline defect could tip it. */
+  answer: Answer;
   defects: Defect[];
   reference: ReferenceFigures;
 }

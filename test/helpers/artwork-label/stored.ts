@@ -11,6 +11,7 @@ export interface StoredLabel {
   job: { productType: string; lengthMm: number; widthMm: number };
   label: ArtworkLabel['label'];
   borderline: boolean;
+  answer: ArtworkLabel['answer'];
   /** "kind repairable|unrepairable" → how many. */
   defects: Record<string, number>;
   places: { kind: string; x: number; y: number; widthMm: number | null; why: string; borderline?: string }[];
@@ -34,6 +35,7 @@ export function storedLabel(design: { kind: string; job: StoredLabel['job'] }, l
     job: design.job,
     label: label.label,
     borderline: label.borderline,
+    answer: label.answer,
     defects: Object.fromEntries(Object.entries(defects).sort()),
     places: label.defects.slice(0, PLACES).map((d) => ({
       kind: d.kind,
