@@ -81,7 +81,7 @@ describe(`real artwork through the real pipeline (${source}, ${wanted === 'all' 
           line.passed = true;
         } catch (error) {
           line.passed = false;
-          line.failure = String((error as Error).message).slice(0, 2000);
+          line.failure = String((error as Error).message).slice(0, 500);
           throw error;
         } finally {
           if (reportFile) appendFileSync(reportFile, `${JSON.stringify(line)}\n`);
@@ -160,6 +160,7 @@ async function judge(design: LabelledDesign, line: Record<string, unknown>): Pro
     if (groundless.length)
       failures.push(`refusals without grounds in the reference: ${groundless.slice(0, 8).join('; ')}`);
   }
+  line.failures = failures.map((failure) => failure.slice(0, 1500));
   expect(failures, `${design.notes}\nreference: ${JSON.stringify(stored!.places.slice(0, 8))}`).toEqual([]);
 }
 

@@ -3,7 +3,8 @@
  * place only, with distance transforms of our own: the metal of width w is widened to
  * `widenToMm` by moving its walls into the air beside it, half the missing width from each side
  * (all of it from one side when the other is the strip's edge, which cannot move), all along the
- * thin stretch (the metal a disc of the metal floor does not reach) near the place. The air a disc as wide as the opening floor could cut
+ * place's thin stretch (the part of the metal a disc of the metal floor does not reach that lies
+ * nearest it). The air a disc as wide as the opening floor could cut
  * before and can no longer cut after, other than what became metal, is what widening spoils.
  * A spoiled patch smaller than a corner (`maxOpeningTipMm` across: where the moved wall meets
  * the old one, or where a tip pointing at the place got shorter, which the laser rounds anyway)
@@ -69,9 +70,7 @@ export function roomToWiden(grid: LabelledGrid, place: { x: number; y: number; w
 
   // The widened metal: the air within the shift of the thin metal (what a disc of the metal floor
   // does not reach), along the whole thin stretch in the crop, never beyond the strip's edge.
-  const thin = metal.slice();
-  const solid = cuttable(invert(metal), cw, ch, dx, dy, (HOUSE.rules.minMetalMm - tolMm) / 2);
-  for (let k = 0; k < thin.length; k++) if (solid[k]) thin[k] = 0;
+  const thin = thinStretch(metal, distance, cw, ch, dx, dy, (HOUSE.rules.minMetalMm - tolMm) / 2);
   const toThin = distanceTransform(thin, 1, cw, ch, dx, dy).sq;
   const widened = metal.slice();
   for (let k = 0; k < widened.length; k++) {
@@ -116,6 +115,32 @@ function sidesOf(
 }
 
 const invert = (values: Uint8Array): Uint8Array => values.map((v) => 1 - v);
+
+/**
+ * The thin stretch of the place: the 8-connected part of the metal a disc of `radius` does not
+ * reach that lies nearest the place. Other thin places nearby are widened by their own amounts,
+ * not by this one's.
+ */
+function thinStretch(
+  metal: Uint8Array,
+  distance: Float64Array,
+  nx: number,
+  ny: number,
+  dx: number,
+  dy: number,
+  radius: number,
+): Uint8Array {
+  const solid = cuttable(invert(metal), nx, ny, dx, dy, radius);
+  const thin = new Uint8Array(metal.length);
+  for (let k = 0; k < thin.length; k++) if (metal[k] && !solid[k]) thin[k] = 1;
+  const { labels } = labelComponents(thin, 1, nx, ny, 8);
+  let nearest = -1;
+  for (let k = 0; k < thin.length; k++) if (thin[k] && (nearest < 0 || distance[k]! < distance[nearest]!)) nearest = k;
+  if (nearest < 0) return thin;
+  const part = labels[nearest]!;
+  for (let k = 0; k < thin.length; k++) thin[k] = labels[k] === part ? 1 : 0;
+  return thin;
+}
 
 /** 1 on the air a disc of `radius` reaches while staying in the air (the air's morphological opening). */
 function cuttable(metal: Uint8Array, nx: number, ny: number, dx: number, dy: number, radius: number): Uint8Array {
