@@ -76,6 +76,7 @@ describe(`real artwork through the real pipeline (${source}, ${wanted === 'all' 
           job: design.job,
           canvas: design.canvas,
         };
+        const started = performance.now();
         try {
           await judge(design, line);
           line.passed = true;
@@ -84,6 +85,7 @@ describe(`real artwork through the real pipeline (${source}, ${wanted === 'all' 
           line.failure = String((error as Error).message).slice(0, 500);
           throw error;
         } finally {
+          line.ms = Math.round(performance.now() - started);
           if (reportFile) appendFileSync(reportFile, `${JSON.stringify(line)}\n`);
         }
       },
