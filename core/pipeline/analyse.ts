@@ -16,7 +16,7 @@ import { countCutPaths, cutAreaMm2, cuttingSvg, metalAreaMm2, previewSvg } from 
 import { resampleToStrip } from './resample.ts';
 import { scaleToJob } from './scale.ts';
 import { stageOptions } from './stage-options.ts';
-import { keepSeparations } from './separations.ts';
+import { joinDiagonalMetal, keepSeparations } from './separations.ts';
 import { traceFinalCuts } from './final-cut.ts';
 import { MAX_LOCATIONS } from './spots.ts';
 import type { PipelineInput, PipelineOutcome } from './types.ts';
@@ -73,6 +73,7 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
     return rest;
   };
   raster = keepSeparations(raster, regions.keep, boxW, boxH).raster;
+  raster = joinDiagonalMetal(raster).raster;
 
   const { air } = step(
     fillUncuttableOpenings(raster, options.fill(despeckleAreaMm2(manufacturing, input.lengthMm, input.widthMm)), ctx),

@@ -96,3 +96,36 @@ function airOf(crop: Uint8Array): Uint8Array {
   for (let i = 0; i < crop.length; i++) air[i] = (crop[i]! >>> 7) ^ 1;
   return air;
 }
+
+/**
+ * Where two metal pixels of the working raster touch only at a corner (a 2 x 2 block of metal on one
+ * diagonal, air on the other), the air pixel nearer metal in the drawing (the higher shade) is made
+ * metal too. The contract's metal is 8-connected and so is what potrace traces around, but the stages
+ * count metal 4-connected: a bar one drawing pixel wide running diagonally, enlarged onto the finer
+ * working raster, came apart at every step into islands, which were bridged or removed, and its two
+ * openings ran into one. Returns the raster with them joined (a copy; the input itself when there
+ * are none) and how many pixels it made metal.
+ */
+export function joinDiagonalMetal(raster: StripRaster): { raster: StripRaster; joined: number } {
+  const { w, h, shade } = raster;
+  let data = raster.data;
+  let joined = 0;
+  const fill = (i: number): void => {
+    if (data === raster.data) data = data.slice();
+    data[i] = 1;
+    joined++;
+  };
+  const nearer = (a: number, b: number): number => (shade && shade[b]! > shade[a]! ? b : a);
+  for (let y = 0; y + 1 < h; y++) {
+    for (let x = 0; x + 1 < w; x++) {
+      const i = y * w + x;
+      const a = data[i]!;
+      const b = data[i + 1]!;
+      const c = data[i + w]!;
+      const d = data[i + w + 1]!;
+      if (a && d && !b && !c) fill(nearer(i + 1, i + w));
+      else if (b && c && !a && !d) fill(nearer(i, i + w + 1));
+    }
+  }
+  return joined === 0 ? { raster, joined } : { raster: { ...raster, data }, joined };
+}
