@@ -16,6 +16,8 @@ import {
  * - a narrow opening, or metal still narrow, where a neck was widened means the neck could not be
  *   widened without closing the opening beside it: NECK_TOO_THIN at the neck (and where that neck
  *   lies at a bridged island, the island's, as above).
+ * - and a narrow opening where an island refused so was bridged is the bar's doing too: the island's
+ *   refusal names the place.
  * The bridged islands and widened necks blamed are no longer reported as changes.
  */
 export function blameRepairs(
@@ -35,8 +37,29 @@ export function blameRepairs(
   );
   // After the necks: a neck that could not be widened beside a bridge is most often the bridge's
   // own doing (the bar leaves a sliver of metal against a stroke), so it refuses the island.
+  const bridged = state.warnings.find((w) => w.code === 'ISLAND_BRIDGED')?.locations ?? [];
   state = blame(state, 'ISLAND_BRIDGED', ['NECK_TOO_THIN'], 'TRAPPED_ISLAND', (n) => ({ count: n, bridgeMm }), ctx);
-  return state;
+  // An island refused for its bridge: a narrow opening the bar left beside it is the same place.
+  const refused = bridged.filter(
+    (at) => !state.warnings.some((w) => w.code === 'ISLAND_BRIDGED' && w.locations?.includes(at)),
+  );
+  return refused.length > 0 ? absorb(state, 'OPENING_TOO_SMALL', refused, ctx) : state;
+}
+
+/** The errors of `code` less their places at `places` (the error goes when none is left). */
+function absorb(
+  { warnings, errors }: { warnings: Finding[]; errors: Finding[] },
+  code: Finding['code'],
+  places: readonly Location[],
+  ctx: FindingContext,
+): { warnings: Finding[]; errors: Finding[] } {
+  const outErrors = errors.flatMap((e) => {
+    if (e.code !== code || !e.locations) return [e];
+    const rest = e.locations.filter((place) => !places.some((at) => placesMeet(place, at, REPAIR_REACH_MM)));
+    if (rest.length === e.locations.length) return [e];
+    return rest.length > 0 ? [placesFinding(code, rest, ctx)] : [];
+  });
+  return { warnings, errors: outErrors };
 }
 
 /**

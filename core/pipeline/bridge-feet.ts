@@ -21,6 +21,14 @@ export interface FootOptions {
   bridgeMm: number;
   reachMm: number;
   minOpeningMm: number;
+  minMetalMm: number;
+}
+
+/** Per island, where its bridge starts and how wide it is. */
+export interface Feet {
+  /** The foot's pixel; -1 for the main piece and islands out of reach. */
+  foot: Int32Array;
+  widthMm: Float64Array;
 }
 
 /**
@@ -38,7 +46,7 @@ export function bridgeFeet(
   nearestMain: Int32Array,
   raster: StripRaster,
   options: FootOptions,
-): Int32Array {
+): Feet {
   const { w } = raster;
   const mmOf = (i: number): [number, number] => [
     ((i % w) + 0.5) * raster.mmPerPxX,
@@ -59,19 +67,40 @@ export function bridgeFeet(
     const limit = Math.min(options.reachMm, best[k]! + FOOT_SLACK_MM);
     for (let i = start[r]!; i < end[r]!; i++) if (distance(i) <= limit) near[k]!.push(i);
   }
-  const feet = new Int32Array(parts.count + 1).fill(-1);
+  const feet: Feet = { foot: new Int32Array(parts.count + 1).fill(-1), widthMm: new Float64Array(parts.count + 1) };
+  // A bar a working pixel over the metal floor, where the full bridge would crowd what is beside it
+  // (the final check holds it to the floor exactly).
+  const narrowMm = options.minMetalMm + Math.max(raster.mmPerPxX, raster.mmPerPxY);
   for (let k = 1; k <= parts.count; k++) {
     const all = near[k]!;
     if (all.length === 0) continue;
     const step = Math.ceil(all.length / MAX_FEET);
     const candidates = all.filter((_, n) => n % step === 0);
-    const scores = candidates.map((f) => barLength(parts, k, main, f, nearestMain[f]!, raster, options));
-    const least = Math.min(...scores);
-    const tied = candidates.filter((_, n) => scores[n]! <= least + Math.max(raster.mmPerPxX, raster.mmPerPxY));
-    feet[k] = middleOf(tied, w);
+    const measure = (widthMm: number) =>
+      candidates.map((f) => barLength(parts, k, main, f, nearestMain[f]!, raster, { ...options, bridgeMm: widthMm }));
+    let widthMm = options.bridgeMm;
+    let bars = measure(widthMm);
+    if (bars.every((bar) => bar.crowded) && narrowMm < options.bridgeMm) {
+      const narrow = measure(narrowMm);
+      if (narrow.some((bar) => !bar.crowded)) [widthMm, bars] = [narrowMm, narrow];
+    }
+    const score = (bar: Bar) => bar.length + (bar.crowded ? CROWDED : 0);
+    const least = Math.min(...bars.map(score));
+    const tied = candidates.filter((_, n) => score(bars[n]!) <= least + Math.max(raster.mmPerPxX, raster.mmPerPxY));
+    feet.foot[k] = middleOf(tied, w);
+    feet.widthMm[k] = widthMm;
   }
   return feet;
 }
+
+/** How long a bar is at its longest across its width (mm), and whether it comes near other metal beside it. */
+interface Bar {
+  length: number;
+  crowded: boolean;
+}
+
+/** What coming near other metal weighs against a bar, in millimetres of length: more than any reach. */
+const CROWDED = 100;
 
 /**
  * How long the bar from `foot` to `to` is at its longest across its width: on lines parallel to its
@@ -86,7 +115,7 @@ function barLength(
   to: number,
   raster: StripRaster,
   options: FootOptions,
-): number {
+): Bar {
   const { w, h, mmPerPxX: sx, mmPerPxY: sy } = raster;
   const fx = ((foot % w) + 0.5) * sx;
   const fy = (Math.floor(foot / w) + 0.5) * sy;
@@ -107,18 +136,15 @@ function barLength(
   // Beside the bar, a floor's width out: metal there, of the island past the bar's middle or of the
   // main piece short of it, is something else the bar would come too close to (the vertex of the
   // next shape across a channel), not the wall it lands on.
-  let crowded = 0;
+  let crowded = false;
   const clearance = half + options.minOpeningMm + Math.max(sx, sy);
   for (const o of [-clearance, clearance]) {
-    for (let t = 0; t <= length; t += stepMm) {
+    for (let t = 0; t <= length && !crowded; t += stepMm) {
       const k = labelOf(fx - dy * o + dx * t, fy + dx * o + dy * t);
-      if ((k === island && t > length / 2) || (k === main && t < length / 2)) {
-        crowded += whole;
-        break;
-      }
+      crowded = (k === island && t > length / 2) || (k === main && t < length / 2);
     }
   }
-  let longest = crowded;
+  let longest = 0;
   for (let line = 0; line < BAR_LINES; line++) {
     const o = -half + (line * 2 * half) / (BAR_LINES - 1);
     const ox = fx - dy * o;
@@ -133,9 +159,9 @@ function barLength(
         break;
       }
     }
-    longest = Math.max(longest, crowded + (Number.isNaN(mainAt) ? whole : mainAt - islandAt));
+    longest = Math.max(longest, Number.isNaN(mainAt) ? whole : mainAt - islandAt);
   }
-  return longest;
+  return { length: longest, crowded };
 }
 
 /** The pixel nearest the centre of a set of pixels. */

@@ -46,7 +46,7 @@ export function bridgeIslands(
     if (k === main) continue;
     for (let i = start[r]!; i < end[r]!; i++) best[k] = Math.min(best[k]!, distance(i));
   }
-  const bestPixel = bridgeFeet(parts, main, best, toMain.nearest, raster, options);
+  const feet = bridgeFeet(parts, main, best, toMain.nearest, raster, options);
   const boxes = componentBoxes(parts, w);
   const bridged: Location[] = [];
   const removed: Location[] = [];
@@ -54,10 +54,16 @@ export function bridgeIslands(
   for (let k = 1; k <= parts.count; k++) {
     if (k === main) continue;
     const at = locate(boxes[k]!, raster, options.minMetalMm);
-    if (best[k]! <= options.reachMm && bestPixel[k]! >= 0) {
-      const from = bestPixel[k]!;
-      drawBar(raster, from, toMain.nearest[from]!, options.bridgeMm);
-      bridged.push(at);
+    if (best[k]! <= options.reachMm && feet.foot[k]! >= 0) {
+      const from = feet.foot[k]!;
+      const to = toMain.nearest[from]!;
+      drawBar(raster, from, to, feet.widthMm[k]!);
+      // The place covers the bar too, to its far end: what was filled beside it is named with it.
+      const far = Math.hypot(
+        ((to % w) + 0.5) * raster.mmPerPxX - at.x,
+        (Math.floor(to / w) + 0.5) * raster.mmPerPxY - at.y,
+      );
+      bridged.push({ ...at, r: Math.max(at.r, Number((far + options.bridgeMm).toFixed(2))) });
     } else if (parts.size[k]! * pxArea <= options.removableIslandMm2) {
       forRunsOf(parts, k, (from, to) => raster.data.fill(0, from, to));
       removed.push(at);

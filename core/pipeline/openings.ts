@@ -108,7 +108,8 @@ export function surveyAir(raster: StripRaster, minOpeningMm: number): AirSurvey 
 }
 
 /**
- * The filled dead ends in openings spanning more than `airPointNoticeMm`: past the final check's
+ * The filled dead ends in openings spanning more than `airPointNoticeMm`, or larger than
+ * `airFillNoticeMm2` (a deep crevice between a letter and a window's frame): past the final check's
  * own allowance for a corner, the fill shows (a star's arms), so a warning names them.
  */
 function sharpPoints(
@@ -122,11 +123,12 @@ function sharpPoints(
   const filled = labelComponents(residue, w, h, 4);
   const boxes = componentBoxes(filled, w);
   const noticePx = pipelineTolerances.airPointNoticeMm / px;
+  const noticeAreaPx = pipelineTolerances.airFillNoticeMm2 / (px * px);
   const points: AirSurvey['sharpPoints'] = [];
   for (let k = 1; k <= filled.count; k++) {
     const region = labelAt(air, filled.first[k]!);
     if (verdict[region] === 'edge') continue;
-    if (extentOf(boxes[k]!) > noticePx) points.push({ box: boxes[k]!, region });
+    if (extentOf(boxes[k]!) > noticePx || filled.size[k]! > noticeAreaPx) points.push({ box: boxes[k]!, region });
   }
   return points;
 }

@@ -30,6 +30,12 @@ export const pipelineTolerances = {
    */
   airPointNoticeMm: 0.5,
   /**
+   * A filled dead end of an opening larger than this is named too, however short: a corner's tip
+   * under the floor covers a few hundredths of a square millimetre, a crevice a letter leaves
+   * against a frame several tenths, and that fill shows.
+   */
+  airFillNoticeMm2: 0.05,
+  /**
    * How far above the metal floor the final check looks for the narrowest metal it reports as the
    * design's margin (openings: up to the metal floor, as far as the check's own search reaches).
    */

@@ -83,6 +83,42 @@ describe('filling uncuttable openings (uncuttable-openings.ts)', () => {
     expect(out.warnings[0]!.locations).toHaveLength(24);
   });
 
+  it('leaves a slit 4 to 5 pixels wide as drawn, and fills only the sharp corner it ends in', () => {
+    // A window with a slit 0.2-0.25 mm wide along its top, under the metal above, running 3 mm to a
+    // corner that narrows like a round letter top rising to a rail (width d²/2R, R = 2 mm).
+    const r = metalStrip(12, 4);
+    rect(r, 1, 1.5, 5, 2, 0);
+    for (let x = 0; x < r.w; x++) {
+      const xMm = (x + 0.5) * MM_PER_PX;
+      // Along 6-9 mm the slit is 0.2 or 0.25 mm (4 or 5 pixels, by turns every 0.4 mm); past 9 mm it
+      // narrows to a point at 10.2 mm.
+      const width =
+        xMm < 6 || xMm > 10.2
+          ? 0
+          : xMm <= 9
+            ? Math.floor(xMm / 0.4) % 2
+              ? 0.25
+              : 0.2
+            : (10.2 - xMm) ** 2 / 4 + 0.0001;
+      const depth = xMm <= 9 ? width : Math.min(0.2, width + 0.0);
+      for (let y = 0; y < r.h; y++) {
+        const yMm = (y + 0.5) * MM_PER_PX;
+        if (xMm >= 6 && yMm >= 1.5 && yMm < 1.5 + depth) r.data[y * r.w + x] = 0;
+      }
+    }
+    const out = fill(r);
+    expect(out.errors).toEqual([]);
+    // Nothing of the slit's body is filled (farther from the corner than a corner's tip spans,
+    // 1.5 mm), and the corner's last part under the floor is, named as a sharp point.
+    let filledInBody = 0;
+    for (let x = Math.round(6.2 / MM_PER_PX); x < Math.round(8.5 / MM_PER_PX); x++) {
+      for (let y = 0; y < r.h; y++) if (!r.data[y * r.w + x] && out.raster.data[y * r.w + x]) filledInBody++;
+    }
+    expect(filledInBody).toBe(0);
+    expect(metalAt(out.raster, 9.9, 1.51)).toBe(1);
+    expect(codes(out.warnings)).toEqual(['OPENING_REMOVED']);
+  });
+
   it('names nothing where every opening can be cut', () => {
     const input = disc(disc(metalStrip(10, 4), 3, 2, 0.8, 0), 7, 2, 0.5, 0);
     const out = leavesInputAlone(input, fill);
