@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { traceFinalCuts } from '../../../core/pipeline/final-cut.ts';
+import { refusals, traceFinalCuts } from '../../../core/pipeline/final-cut.ts';
+import type { FinalProblems } from '../../../core/pipeline/final/check.ts';
+import { findingFacts } from '../../../core/pipeline/findings.ts';
 import { UNITS_PER_MM, type FinalCut } from '../../../core/pipeline/final/rings.ts';
 import type { StripRaster } from '../../../core/pipeline/raster.ts';
 import { expectGoldenJson } from '../../helpers/golden.ts';
@@ -55,5 +57,29 @@ describe('the final cut (final-cut.ts)', () => {
     expect(codes(out.errors)).toEqual(['OPENING_TOO_SMALL']);
     expect(out.cuts).toEqual([]);
     await expectGoldenJson(STAGE, 'narrow-slot', { errors: findingsOf(out.errors), margins: out.margins }, GEOMETRY_MM);
+  });
+
+  it("names contours that cross and cannot be mended as the tracing's fault, once a place", () => {
+    const crossing = (x: number, y: number) => ({ kind: 'self-crossing' as const, x, y, ring: 0, other: 0 });
+    const problems: FinalProblems = {
+      thinMetal: [],
+      narrowOpenings: [],
+      pieces: 1,
+      islands: [],
+      detached: [],
+      // A bow-tie's three crossings micrometres apart, and one more 2 mm away.
+      notSimple: [crossing(5000, 2000), crossing(5002, 2001), crossing(5004, 2000), crossing(7000, 2000)],
+      narrowest: {},
+    };
+    const [refusal, ...rest] = refusals(problems, finalCutOptions, ctx);
+    expect(rest).toEqual([]);
+    expect(refusal!.code).toBe('TRACE_REJECTED');
+    expect(refusal!.locations).toEqual([
+      { x: 5, y: 2, r: 0.2 },
+      { x: 7, y: 2, r: 0.2 },
+    ]);
+    expect(findingFacts(refusal!)).toEqual({ cause: 'crossing', count: 2 });
+    // The drawing may pass every floor: it is not told to become what it already is.
+    expect(refusal!.agent_instruction).not.toContain('solid black shapes');
   });
 });
