@@ -5,7 +5,7 @@ import { findingFacts } from '../../../core/pipeline/findings.ts';
 import { UNITS_PER_MM, type FinalCut } from '../../../core/pipeline/final/rings.ts';
 import type { StripRaster } from '../../../core/pipeline/raster.ts';
 import { expectGoldenJson } from '../../helpers/golden.ts';
-import { codes, ctx, disc, finalCutOptions, findingsOf, leavesInputAlone, metalStrip, rect } from './draw.ts';
+import { codes, ctx, disc, finalCutOptions, findingsOf, leavesInputAlone, metalStrip, rect, wedge } from './draw.ts';
 
 const STAGE = 'final-cut';
 const finalCut = (raster: StripRaster) =>
@@ -46,6 +46,26 @@ describe('the final cut (final-cut.ts)', () => {
     await expectGoldenJson(
       STAGE,
       'widened-web',
+      { cuts: inMm(out.cuts), thickened: out.thickened, margins: out.margins },
+      GEOMETRY_MM,
+    );
+  });
+
+  it('widens a straight-sided wedge under the floor for millimetres, and leaves a short one as a tip', async () => {
+    // In a window 16 x 10 mm, wedges standing from its floor: 2 mm across, 8 mm long and turned 7°
+    // (under 0.6 mm for its last 2.4 mm; traced with straight sides to a point, it passed the check
+    // as a tip), and 1.2 mm across, 1.6 mm long (under 0.6 mm for its last 0.8 mm: a tip).
+    const window = rect(metalStrip(20, 12), 2, 1, 16, 10, 0);
+    const input = wedge(wedge(window, 7.5, 11.1, 2, 8, 7, 1), 14, 11.1, 1.2, 1.6, 0, 1);
+    const out = leavesInputAlone(input, (r) => traceFinalCuts(r, { lengthMm: 20, widthMm: 12 }, finalCutOptions, ctx));
+    expect(out.errors).toEqual([]);
+    expect(out.thickened.length).toBeGreaterThan(0);
+    const point = { x: 7.5 + 8 * Math.sin((7 * Math.PI) / 180), y: 11.1 - 8 * Math.cos((7 * Math.PI) / 180) };
+    for (const at of out.thickened) expect(Math.hypot(at.x - point.x, at.y - point.y)).toBeLessThan(2.5);
+    expect(out.margins.narrowestMetal!.widthMm).toBeGreaterThanOrEqual(0.6);
+    await expectGoldenJson(
+      STAGE,
+      'widened-wedge',
       { cuts: inMm(out.cuts), thickened: out.thickened, margins: out.margins },
       GEOMETRY_MM,
     );
