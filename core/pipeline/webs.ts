@@ -204,10 +204,13 @@ function web(raster: StripRaster, sides: [number, number], chords: WebChord[]): 
   const sx = raster.mmPerPxX;
   const sy = raster.mmPerPxY;
   const round = (v: number) => Number(v.toFixed(2));
-  const cx = (narrowest.ax + narrowest.bx) / 2 + 0.5;
-  const cy = (narrowest.ay + narrowest.by) / 2 + 0.5;
-  // Round the narrowest place, which may lie far from the middle of a long web: out to every chord.
-  const reach = Math.hypot(Math.max(cx - minX, maxX + 1 - cx) * sx, Math.max(cy - minY, maxY + 1 - cy) * sy);
-  const at: Location = { x: round(cx * sx), y: round(cy * sy), r: round(Math.max(0.3, reach)) };
+  // Centred on the middle of the web, the circle covers all of it (framing undoes a widening within
+  // it): round the narrowest place, which may lie near one end of a long web, it left the other end
+  // out, and the air framing filled beside it there went unnamed.
+  const at: Location = {
+    x: round((mx + 0.5) * sx),
+    y: round((my + 0.5) * sy),
+    r: round(Math.max(0.3, Math.hypot((maxX - minX + 1) * sx, (maxY - minY + 1) * sy) / 2)),
+  };
   return { sides, chords, widthMm: Math.max(0, narrowest.gapPx) * Math.min(sx, sy), at };
 }
