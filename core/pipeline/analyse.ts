@@ -16,7 +16,7 @@ import { countCutPaths, cutAreaMm2, cuttingSvg, metalAreaMm2, previewSvg } from 
 import { resampleToStrip } from './resample.ts';
 import { scaleToJob } from './scale.ts';
 import { stageOptions } from './stage-options.ts';
-import { keepSeparations } from './separations.ts';
+import { joinDiagonalMetal, keepSeparations } from './separations.ts';
 import { traceFinalCuts } from './final-cut.ts';
 import { MAX_LOCATIONS } from './spots.ts';
 import type { PipelineInput, PipelineOutcome } from './types.ts';
@@ -58,7 +58,7 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
   const options = stageOptions({ minOpeningMm: manufacturing.minOpeningMm, minMetalMm: manufacturing.minMetalMm });
   // Each stage returns a raster of its own and leaves its input as it was. Only the newest is held
   // (`raster`): a stage's input (up to 12 MB) is garbage once the next stage has its output.
-  let raster = await resampleToStrip(regions.keep, regions.box, strip, {
+  let raster = resampleToStrip(regions.keep, regions.box, strip, {
     mmPerPx: t.workMmPerPx,
     maxPixels: t.maxWorkPixels,
   });
@@ -73,6 +73,7 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
     return rest;
   };
   raster = keepSeparations(raster, regions.keep, boxW, boxH).raster;
+  raster = joinDiagonalMetal(raster).raster;
 
   const { air } = step(
     fillUncuttableOpenings(raster, options.fill(despeckleAreaMm2(manufacturing, input.lengthMm, input.widthMm)), ctx),
@@ -145,7 +146,7 @@ async function readPiece(
 ): Promise<
   { regions: ReturnType<typeof findRegions>; warnings: Finding[] } | { refusal: Finding; warnings: Finding[] }
 > {
-  let decoded;
+  let decoded: Awaited<ReturnType<typeof decodeLuminance>>;
   try {
     decoded = await decodeLuminance(input.png, input.config.image.maxPixels);
   } catch {
@@ -153,11 +154,10 @@ async function readPiece(
   }
   const { w, h } = decoded;
   const classified = classify(decoded, classifyDefaults);
-  // The luminance is not needed past here: let it go before labelling makes the largest array.
-  // eslint-disable-next-line no-useless-assignment -- dropping the reference is the point
-  decoded = undefined;
   if (classified.fatal) return { refusal: classified.fatal, warnings: classified.warnings };
-  return { regions: findRegions(classified.metal, w, h), warnings: classified.warnings };
+  // The luminance goes on to the regions, which keep its shades in the piece's box: the grey of the
+  // anti-aliased edges is where they lie between pixels.
+  return { regions: findRegions(classified.metal, w, h, decoded.lum), warnings: classified.warnings };
 }
 
 const round = (value: number, digits: number): number => Number(value.toFixed(digits));

@@ -16,7 +16,7 @@ import type { NarrowChord } from './final/widths.ts';
 import { surveyAir, underFloor } from './openings.ts';
 import type { StripRaster } from './raster.ts';
 import { MAX_LOCATIONS } from './spots.ts';
-import { traceCuts } from './trace.ts';
+import { traceCuts, type FaithfulPlace } from './trace.ts';
 
 export interface FinalCutOptions extends FinalRules {
   /** Largest distance between a traced curve and its polyline. */
@@ -58,8 +58,23 @@ export function traceFinalCuts(
 ): FinalCutResult {
   const L = thousandths(strip.lengthMm);
   const W = thousandths(strip.widthMm);
-  const trace = (strip: StripRaster) =>
-    finalCuts(traceCuts(strip, { toleranceMm: options.flattenToleranceMm, alphaMax: options.alphaMax }), L, W, options);
+  const traceWith = (strip: StripRaster, faithfulAt: readonly FaithfulPlace[] = []) =>
+    finalCuts(
+      traceCuts(strip, { toleranceMm: options.flattenToleranceMm, alphaMax: options.alphaMax, faithfulAt }),
+      L,
+      W,
+      options,
+    );
+  // Where the check finds the traced file narrower than the floor, potrace's curves may have
+  // strayed from what was drawn (they fit the working pixels within half a pixel, and the pixels
+  // sample the drawing every 0.05 mm): the boundaries there are traced again along the drawn edge.
+  const trace = (strip: StripRaster) => {
+    const smooth = traceWith(strip);
+    const places = strayPlaces(smooth.problems);
+    if (places.length === 0) return smooth;
+    const asDrawn = traceWith(strip, places);
+    return problemCount(asDrawn.problems) <= problemCount(smooth.problems) ? asDrawn : smooth;
+  };
   const margins = (problems: FinalProblems) =>
     marginsOf(problems.narrowest, { ...options, marginSearchMm: options.marginSearchMm ?? 0 });
   const first = trace(raster);
@@ -86,6 +101,29 @@ export function traceFinalCuts(
   if (newProblems(first.problems, second.problems)) return refuse(first.problems);
   return { ...refuse(second.problems), thickened };
 }
+
+/** Where the file is narrower than a floor: both ends of each narrow chord, in millimetres. */
+function strayPlaces(problems: FinalProblems): FaithfulPlace[] {
+  const places: FaithfulPlace[] = [];
+  for (const c of [...problems.thinMetal, ...problems.narrowOpenings].slice(0, MAX_STRAY_CHORDS)) {
+    places.push({ x: c.vx / UNITS_PER_MM, y: c.vy / UNITS_PER_MM, r: STRAY_REACH_MM });
+    places.push({ x: c.qx / UNITS_PER_MM, y: c.qy / UNITS_PER_MM, r: STRAY_REACH_MM });
+  }
+  return places;
+}
+
+/** A chord's end lies on its ring up to the file's rounding. */
+const STRAY_REACH_MM = 0.005;
+/** Chords looked at for stray curves: a file with more is narrow all over, as drawn. */
+const MAX_STRAY_CHORDS = 2000;
+
+const problemCount = (p: FinalProblems): number =>
+  p.thinMetal.length +
+  p.narrowOpenings.length +
+  p.islands.length +
+  p.detached.length +
+  p.notSimple.length +
+  Math.abs(p.pieces - 1);
 
 /** Whether a chord's middle lies at a place, within a repair's reach of its circle. */
 const chordAt = (c: NarrowChord, at: Location): boolean =>

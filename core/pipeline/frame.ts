@@ -1,10 +1,10 @@
 import type { Finding } from '../contract/finding.ts';
-import { distanceTransform } from './distance.ts';
 import { finding, type FindingContext, type Location } from './findings.ts';
-import { componentBoxes, componentMask, forRunsOf, labelComponents, type Labels } from './labels.ts';
+import { bridgeIslands } from './islands.ts';
+import { labelComponents, type Labels } from './labels.ts';
 import { surveyAir, underFloor, type AirSurvey } from './openings.ts';
 import type { StripRaster } from './raster.ts';
-import { locate, MAX_LOCATIONS } from './spots.ts';
+import { MAX_LOCATIONS } from './spots.ts';
 import { surveyAroundWebs } from './local-survey.ts';
 import { shaveSpurs, thinMetal, widenThinMetal } from './reinforce.ts';
 
@@ -76,7 +76,16 @@ export function frameStrip(
   const raster: StripRaster = { ...input, data: input.data.slice() };
   const warnings = bridgeIslands(raster, parts, options, ctx);
   // Bars across an opening can split it: the air's labels hold only while no island was touched.
-  const thin = thinMetal(raster, options, warnings.length === 0 ? air : undefined);
+  const labelled = warnings.length === 0 ? air : undefined;
+  let reach: 'margin' | 'floor' = 'margin';
+  let thin = thinMetal(raster, options, labelled);
+  if (thin.necks.length + thin.webs.length > options.maxWidenedPlaces) {
+    reach = 'floor';
+    // With the pixel of margin, metal drawn at the floor counts as thin: a lace of bars at 0.6 mm
+    // reads as hundreds of places. Only what is under the floor as drawn decides that the design is
+    // too thin all over; metal at the floor is left to the final check, which measures it exactly.
+    thin = thinMetal(raster, options, labelled, reach);
+  }
   warnings.push(...shaveSpurs(raster, thin.spurs, ctx));
   const unsurveyed = { thinMetal: 'settled', openings: 'unsurveyed' } as const;
   if (warnings.length === 0 && thin.necks.length === 0 && thin.webs.length === 0) {
@@ -99,7 +108,7 @@ export function frameStrip(
   // A web is widened chord by chord to the target; a thin part by an estimate of its width, which
   // for a part that narrows (a waist, a tapering finger) may fall short: those are measured again.
   for (let round = 1, left = thin.necks; left.length > 0 && round < MAX_NECK_ROUNDS; round++) {
-    const again = thinMetal(raster, options);
+    const again = thinMetal(raster, options, undefined, reach);
     left = [...again.spurs, ...again.necks];
     widenThinMetal(raster, { necks: left, webs: again.webs, air: again.air }, options.neckTargetMm);
   }
@@ -213,84 +222,3 @@ function fillNearChanges(raster: StripRaster, residue: Uint8Array, before: Uint8
 
 /** Rounds of widening thin parts before leaving the rest to the final check. */
 const MAX_NECK_ROUNDS = 3;
-
-function bridgeIslands(raster: StripRaster, parts: Labels, options: FrameOptions, ctx: FindingContext): Finding[] {
-  const { w, h } = raster;
-  if (parts.count <= 1) return [];
-  let main = 1;
-  for (let k = 2; k <= parts.count; k++) if (parts.size[k]! > parts.size[main]!) main = k;
-  const mainMask = componentMask(parts, main, w * h);
-  const toMain = distanceTransform(mainMask, w, h, { withNearest: true });
-  // Per island, its pixel nearest to the main piece (distances in millimetres), in raster order.
-  const best = new Float64Array(parts.count + 1).fill(Infinity);
-  const bestPixel = new Int32Array(parts.count + 1).fill(-1);
-  const { start, end, label } = parts.runs;
-  for (let r = 0; r < label.length; r++) {
-    const k = label[r]!;
-    if (k === main) continue;
-    for (let i = start[r]!; i < end[r]!; i++) {
-      const j = toMain.nearest[i]!;
-      if (j < 0) continue;
-      const d = Math.hypot(
-        ((i % w) - (j % w)) * raster.mmPerPxX,
-        (Math.floor(i / w) - Math.floor(j / w)) * raster.mmPerPxY,
-      );
-      if (d < best[k]!) {
-        best[k] = d;
-        bestPixel[k] = i;
-      }
-    }
-  }
-  const boxes = componentBoxes(parts, w);
-  const bridged: Location[] = [];
-  const removed: Location[] = [];
-  const pxArea = raster.mmPerPxX * raster.mmPerPxY;
-  for (let k = 1; k <= parts.count; k++) {
-    if (k === main) continue;
-    const at = locate(boxes[k]!, raster, options.minMetalMm);
-    if (best[k]! <= options.reachMm && bestPixel[k]! >= 0) {
-      const from = bestPixel[k]!;
-      drawBar(raster, from, toMain.nearest[from]!, options.bridgeMm);
-      bridged.push(at);
-    } else if (parts.size[k]! * pxArea <= options.removableIslandMm2) {
-      forRunsOf(parts, k, (from, to) => raster.data.fill(0, from, to));
-      removed.push(at);
-    }
-  }
-  const found: Finding[] = [];
-  if (bridged.length > 0) {
-    const facts = { count: bridged.length, bridgeMm: options.bridgeMm };
-    found.push(finding('ISLAND_BRIDGED', facts, ctx, { locations: bridged.slice(0, MAX_LOCATIONS) }));
-  }
-  if (removed.length > 0) {
-    found.push(
-      finding('ISLAND_REMOVED', { count: removed.length }, ctx, { locations: removed.slice(0, MAX_LOCATIONS) }),
-    );
-  }
-  return found;
-}
-
-/** Metal on every pixel whose centre lies within half the width of the segment between two pixel centres. */
-function drawBar(raster: StripRaster, from: number, to: number, widthMm: number): void {
-  const { w, h, mmPerPxX: sx, mmPerPxY: sy } = raster;
-  const ax = ((from % w) + 0.5) * sx;
-  const ay = (Math.floor(from / w) + 0.5) * sy;
-  const bx = ((to % w) + 0.5) * sx;
-  const by = (Math.floor(to / w) + 0.5) * sy;
-  const half = widthMm / 2;
-  const x0 = Math.max(0, Math.floor((Math.min(ax, bx) - half) / sx));
-  const x1 = Math.min(w - 1, Math.ceil((Math.max(ax, bx) + half) / sx));
-  const y0 = Math.max(0, Math.floor((Math.min(ay, by) - half) / sy));
-  const y1 = Math.min(h - 1, Math.ceil((Math.max(ay, by) + half) / sy));
-  const dx = bx - ax;
-  const dy = by - ay;
-  const len2 = dx * dx + dy * dy;
-  for (let y = y0; y <= y1; y++) {
-    for (let x = x0; x <= x1; x++) {
-      const px = (x + 0.5) * sx;
-      const py = (y + 0.5) * sy;
-      const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / len2));
-      if (Math.hypot(px - (ax + t * dx), py - (ay + t * dy)) <= half) raster.data[y * w + x] = 1;
-    }
-  }
-}

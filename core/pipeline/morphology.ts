@@ -11,6 +11,15 @@ import { onesOf, RunFinder } from './runs.ts';
 export const depthForWidth = (widthPx: number): number => Math.ceil(widthPx / 2 + 0.5);
 
 /**
+ * The depth a band exactly `widthPx` wide reaches: a disc no wider than the floor itself, without
+ * the pixel of margin of `depthForWidth` (a band W pixels wide has its deepest centre floor((W+1)/2)
+ * from the outside). A width within a quarter pixel over a whole number of pixels counts as that
+ * number: resampling puts a drawn 0.2 mm slot on 4 pixels of 0.04999 mm, and the final check
+ * measures it exactly anyway.
+ */
+export const floorDepth = (widthPx: number): number => Math.max(1, Math.floor((Math.ceil(widthPx - 0.25) + 1) / 2));
+
+/**
  * What a disc reaches inside `mask`: the pixels covered by some disc that fits inside the mask
  * with its centre at least `depth` from the outside (erode, then dilate: in the textbooks, the
  * morphological opening; here "opening" means only a cut-out). What it leaves out is everything

@@ -1,6 +1,7 @@
 import { componentBoxes, labelAt, labelComponents, type ComponentBox, type Labels } from './labels.ts';
-import { depthForWidth, invert, minus, discReach } from './morphology.ts';
+import { depthForWidth, discReach, floorDepth, invert, minus } from './morphology.ts';
 import type { StripRaster } from './raster.ts';
+import { BETWEEN, classifyResidue, extentOf, TIP } from './residue-kinds.ts';
 import { pipelineTolerances } from './tolerances.ts';
 
 /** How each air region of the strip measures against the minimum opening. */
@@ -24,67 +25,132 @@ export interface AirSurvey {
 }
 
 /**
- * Measures each opening by what a disc as wide as the minimum opening reaches in it. An opening
- * it does not reach is narrower than the floor everywhere; one it reaches in two or more parts is
- * pinched somewhere; otherwise only its tips are narrower, which the laser rounds anyway.
+ * Measures each opening by what a disc as wide as the minimum opening reaches in it, two ways.
  *
- * The disc keeps the raster's pixel of margin (see `depthForWidth`), which on a curve can take an
- * opening of 0.3 mm for a pinch. So a pinch is confirmed by a disc exactly as wide as the floor:
- * only then is the opening `pinched`. An unconfirmed one is left alone (its narrow place is not in
- * `residue`, so nothing fills it) and the final check of the cutting file measures it exactly.
+ * With the raster's pixel of margin (`depthForWidth`: at least 0.25 mm at 0.05 mm a pixel), an
+ * opening the disc does not reach at all is narrower than the floor everywhere: `narrow`, filled
+ * whole. Along the strip edge, the air it does not reach is a sliver, absorbed. Inside the openings,
+ * a dead end it does not reach (a corner, a point) is filled whole when some of it is narrower than
+ * the floor itself: the margin leaves the tracer room to cut the rest.
+ *
+ * The floor's own disc (`floorDepth`) says what is under the floor: a narrow place joining two
+ * parts it reaches is a pinch (`pinched`, refused at `pinches`), and a dead end of what it leaves
+ * out is a tip, filled, also inside a stretch the margin would take whole. The margin alone took
+ * too much there: a slit drawn 0.23 mm wide is narrower than it everywhere, so its rim lost a pixel
+ * to the fill and a slit that ends in a sharp corner read as one long narrow arm, refused as drawn.
+ * A narrow stretch closing a ring round metal, or a dead end longer than any corner, was drawn and
+ * is left for the final check, which measures the cutting file exactly; so is air between the two
+ * discs' widths. An opening is `fine` otherwise.
  */
 export function surveyAir(raster: StripRaster, minOpeningMm: number): AirSurvey {
   const { w, h } = raster;
   const airMask = invert(raster.data);
   const air = labelComponents(airMask, w, h, 4);
   const widthPx = minOpeningMm / Math.min(raster.mmPerPxX, raster.mmPerPxY);
-  const reached = discReach(airMask, w, h, depthForWidth(widthPx), false);
-  const wide = labelComponents(reached, w, h, 4);
-  const verdict = verdicts(air, wide);
-  const residue = minus(airMask, reached);
   const px = Math.min(raster.mmPerPxX, raster.mmPerPxY);
-  const { kept: joins, points } = keptResidue(
-    residue,
-    wide,
-    w,
-    h,
-    pipelineTolerances.airTipExtentMm / px,
-    pipelineTolerances.airPointNoticeMm / px,
-  );
+  const tipExtentPx = pipelineTolerances.airTipExtentMm / px;
+  const margin = depthForWidth(widthPx);
+  const marginReached = discReach(airMask, w, h, margin, false);
+  const marginWide = labelComponents(marginReached, w, h, 4);
+  // The margin decides only what is narrow everywhere: a pinch is what the floor's own disc finds.
+  const verdict: AirSurvey['verdict'] = verdicts(air, marginWide).map((v) => (v === 'pinched' ? 'fine' : v));
   const strict = floorDepth(widthPx);
-  if (verdict.includes('pinched') && strict < depthForWidth(widthPx)) {
-    const confirmed = verdicts(air, labelComponents(discReach(airMask, w, h, strict, false), w, h, 4));
-    for (let k = 1; k <= air.count; k++)
-      if (verdict[k] === 'pinched' && confirmed[k] !== 'pinched') verdict[k] = 'fine';
-  }
-  // Only dead ends are filled: a narrow place joining wide air is a pinch (refused) or left for
-  // the final check, and so is a long narrow arm (it is drawn, not a corner). Along the strip edge
-  // slivers are absorbed, joining or not.
+  const reached = strict < margin ? discReach(airMask, w, h, strict, false) : marginReached;
+  const wide = strict < margin ? labelComponents(reached, w, h, 4) : marginWide;
+  const under = minus(airMask, reached);
+  const slivers = minus(airMask, marginReached);
+  // The opening's wide parts: what the floor's disc reaches where the margin's does too. A spot
+  // the floor's disc alone reaches, in a tapering point or a slit, is no wide part of its own: a
+  // narrow stretch between it and the opening is not a pinch.
+  const bulk = bulkOf(wide, marginWide, w * h);
+  const beyond = classifyResidue(minus(airMask, bulk.mask), bulk.labels, w, h, tipExtentPx);
+  const inner = classifyResidue(under, wide, w, h, tipExtentPx);
+
   const pinches: ComponentBox[] = [];
-  for (const join of joins) {
-    const region = verdict[labelAt(air, join.pixel)]!;
-    if (region === 'edge') continue;
-    for (let r = 0; r < join.runs.length; r += 2) residue.fill(0, join.runs[r]!, join.runs[r + 1]!);
-    if (region === 'pinched' && join.kind === 'between') pinches.push(join.box);
+  for (let k = 1; k <= beyond.parts.count; k++) {
+    if (beyond.kind[k] !== BETWEEN) continue;
+    const region = labelAt(air, beyond.parts.first[k]!);
+    if (verdict[region] === 'edge' || verdict[region] === 'narrow') continue;
+    pinches.push(beyond.boxes[k]!);
+    verdict[region] = 'pinched';
   }
-  const sharpPoints = points
-    .map((point) => ({ box: point.box, region: labelAt(air, point.pixel) }))
-    .filter((point) => verdict[point.region] !== 'edge' && verdict[point.region] !== 'narrow');
-  return { air, boxes: componentBoxes(air, w), verdict, residue, pinches, sharpPoints };
+  // The margin's dead ends are filled whole when some of them is under the floor (a corner, a
+  // point: the margin leaves the tracer room to cut the rest), not when all of them is cut as drawn
+  // (a pixel along the rim of a slit drawn 0.23 mm wide); inside the margin's long arms and loops
+  // (a slit), the dead ends under the floor (the corner the slit ends in).
+  const outer = classifyResidue(slivers, marginWide, w, h, tipExtentPx);
+  const holdsUnder = new Uint8Array(outer.parts.count + 1);
+  forEachRun(outer.parts, (k, from, to) => {
+    if (!holdsUnder[k] && under.subarray(from, to).includes(1)) holdsUnder[k] = 1;
+  });
+  const residue = new Uint8Array(w * h);
+  forEachRun(outer.parts, (k, from, to) => {
+    if (outer.kind[k] === TIP && holdsUnder[k]) residue.fill(1, from, to);
+  });
+  forEachRun(inner.parts, (k, from, to) => {
+    if (inner.kind[k] !== TIP) return;
+    const around = outer.kind[labelAt(outer.parts, inner.parts.first[k]!)];
+    if (around !== TIP) residue.fill(1, from, to);
+  });
+  // Along the strip edge, every sliver; in narrow openings nothing (they are filled whole).
+  forEachRun(air, (k, from, to) => {
+    if (verdict[k] === 'edge') residue.set(slivers.subarray(from, to), from);
+    else if (verdict[k] === 'narrow') residue.fill(0, from, to);
+  });
+  return {
+    air,
+    boxes: componentBoxes(air, w),
+    verdict,
+    residue,
+    pinches,
+    sharpPoints: sharpPoints(air, verdict, residue, w, h, px),
+  };
+}
+
+/**
+ * The filled dead ends in openings spanning more than `airPointNoticeMm`: past the final check's
+ * own allowance for a corner, the fill shows (a star's arms), so a warning names them.
+ */
+function sharpPoints(
+  air: Labels,
+  verdict: AirSurvey['verdict'],
+  residue: Uint8Array,
+  w: number,
+  h: number,
+  px: number,
+): AirSurvey['sharpPoints'] {
+  const filled = labelComponents(residue, w, h, 4);
+  const boxes = componentBoxes(filled, w);
+  const noticePx = pipelineTolerances.airPointNoticeMm / px;
+  const points: AirSurvey['sharpPoints'] = [];
+  for (let k = 1; k <= filled.count; k++) {
+    const region = labelAt(air, filled.first[k]!);
+    if (verdict[region] === 'edge') continue;
+    if (extentOf(boxes[k]!) > noticePx) points.push({ box: boxes[k]!, region });
+  }
+  return points;
+}
+
+/** The components of `wide` holding some of `marginWide` (each of whose components lies in one of them), as a mask and labels. */
+function bulkOf(wide: Labels, marginWide: Labels, size: number): { mask: Uint8Array; labels: Labels } {
+  const held = new Uint8Array(wide.count + 1);
+  for (let k = 1; k <= marginWide.count; k++) held[labelAt(wide, marginWide.first[k]!)] = 1;
+  const mask = new Uint8Array(size);
+  forEachRun(wide, (k, from, to) => {
+    if (held[k]) mask.fill(1, from, to);
+  });
+  return { mask, labels: labelComponents(mask, wide.w, Math.floor(size / wide.w), 4) };
+}
+
+/** Calls `each` with the label and [from, to) of every run of a labelling. */
+function forEachRun(labels: Labels, each: (k: number, from: number, to: number) => void): void {
+  const { start, end, label } = labels.runs;
+  for (let r = 0; r < label.length; r++) each(label[r]!, start[r]!, end[r]!);
 }
 
 /** Whether an opening's verdict puts it under the floor somewhere (narrower everywhere, or pinched). */
 export const underFloor = (verdict: AirSurvey['verdict'][number]): boolean =>
   verdict === 'narrow' || verdict === 'pinched';
-
-/**
- * The depth a band exactly `widthPx` wide reaches: a disc no wider than the floor itself, without
- * the pixel of margin of `depthForWidth` (a band W pixels wide has its deepest centre floor((W+1)/2)
- * from the outside). A width within a quarter pixel over a whole number of pixels counts as that
- * number: resampling puts a drawn 0.2 mm slot on 4 pixels of 0.04999 mm, and the final check
- * measures it exactly anyway.
- */
-const floorDepth = (widthPx: number): number => Math.max(1, Math.floor((Math.ceil(widthPx - 0.25) + 1) / 2));
 
 /** Per air region: 'edge', or how many parts of it the disc reaches (`wide`) (none: narrow, two or more: pinched). */
 function verdicts(air: Labels, wide: Labels): AirSurvey['verdict'] {
@@ -98,121 +164,6 @@ function verdicts(air: Labels, wide: Labels): AirSurvey['verdict'] {
     else verdict.push('fine');
   }
   return verdict;
-}
-
-/**
- * A residue component that is not a dead end of an opening's wide air, so not filled: it joins two
- * or more distinct wide parts (`between`: where a slot is pinched), or one wide part at two separate
- * stretches (`loop`: a narrow stretch of a ring-shaped opening, closing it round the metal inside),
- * or it is a dead end reaching farther than any corner does (`arm`: a narrow arm drawn so).
- */
-interface Join {
-  kind: 'between' | 'loop' | 'arm';
-  box: ComponentBox;
-  /** One of its pixels, and its runs as [start, end) pairs of raster indices. */
-  pixel: number;
-  runs: number[];
-}
-
-/**
- * The residue components that are no corner's tip (see `Join`), and the tips spanning more than
- * `noticePx` (`points`). A corner's tip lies within `tipExtentPx` across its box: the residue of a
- * 10° corner reaches about 1.3 mm past the disc.
- */
-function keptResidue(
-  residue: Uint8Array,
-  wide: Labels,
-  w: number,
-  h: number,
-  tipExtentPx: number,
-  noticePx: number,
-): { kept: Join[]; points: { box: ComponentBox; pixel: number }[] } {
-  const parts = labelComponents(residue, w, h, 4);
-  const firstNeighbour = new Int32Array(parts.count + 1);
-  const joins = new Uint8Array(parts.count + 1);
-  // The residue pixels beside wide air, with their component: a dead end meets it along one stretch.
-  const contacts: number[] = [];
-  const contactLabels: number[] = [];
-  const meet = (k: number, other: number): boolean => {
-    if (!other) return false;
-    if (!firstNeighbour[k]) firstNeighbour[k] = other;
-    else if (firstNeighbour[k] !== other) joins[k] = BETWEEN;
-    return true;
-  };
-  const { start, end, label } = parts.runs;
-  for (let r = 0; r < label.length; r++) {
-    const k = label[r]!;
-    const y = Math.floor(start[r]! / w);
-    for (let i = start[r]!; i < end[r]! && !joins[k]; i++) {
-      const x = i - y * w;
-      let touches = false;
-      if (x > 0) touches = meet(k, labelAt(wide, i - 1)) || touches;
-      if (x < w - 1) touches = meet(k, labelAt(wide, i + 1)) || touches;
-      if (y > 0) touches = meet(k, labelAt(wide, i - w)) || touches;
-      if (y < h - 1) touches = meet(k, labelAt(wide, i + w)) || touches;
-      if (touches) {
-        contacts.push(i);
-        contactLabels.push(k);
-      }
-    }
-  }
-  markLoops(contacts, contactLabels, joins, w);
-  const boxes = componentBoxes(parts, w);
-  const points: { box: ComponentBox; pixel: number }[] = [];
-  for (let k = 1; k <= parts.count; k++) {
-    const box = boxes[k]!;
-    if (joins[k]) continue;
-    const extent = Math.hypot(box.x1 - box.x0 + 1, box.y1 - box.y0 + 1);
-    if (extent > tipExtentPx) joins[k] = ARM;
-    else if (extent > noticePx) points.push({ box, pixel: parts.first[k]! });
-  }
-  const byLabel = new Map<number, Join>();
-  for (let r = 0; r < label.length; r++) {
-    const k = label[r]!;
-    if (!joins[k]) continue;
-    let join = byLabel.get(k);
-    if (!join) byLabel.set(k, (join = { kind: KINDS[joins[k]!]!, box: boxes[k]!, pixel: start[r]!, runs: [] }));
-    join.runs.push(start[r]!, end[r]!);
-  }
-  return { kept: [...byLabel.values()], points };
-}
-
-const BETWEEN = 1;
-const LOOP = 2;
-const ARM = 3;
-const KINDS = [undefined, 'between', 'loop', 'arm'] as const;
-
-/**
- * Marks in `joins` as loops the components whose contact pixels with the wide air fall into two or
- * more separate stretches (8-connected). Union-find over the contact pixels; they are few (the edges
- * of tips and slivers), so a map from pixel to slot serves.
- */
-function markLoops(contacts: number[], labels: number[], joins: Uint8Array, w: number): void {
-  const slot = new Map<number, number>();
-  for (let t = 0; t < contacts.length; t++) slot.set(contacts[t]!, t);
-  const parent = Int32Array.from(contacts, (_, t) => t);
-  const find = (a: number): number => {
-    while (parent[a] !== a) a = parent[a] = parent[parent[a]!]!;
-    return a;
-  };
-  for (let t = 0; t < contacts.length; t++) {
-    const i = contacts[t]!;
-    const x = i % w;
-    // Four of the eight neighbours suffice: each pair is met from its other pixel too.
-    for (const q of [x > 0 ? i - w - 1 : -1, i - w, x < w - 1 ? i - w + 1 : -1, x > 0 ? i - 1 : -1]) {
-      const other = q < 0 ? undefined : slot.get(q);
-      if (other !== undefined && labels[other] === labels[t]) parent[find(other)] = find(t);
-    }
-  }
-  const stretchOf = new Map<number, number>();
-  for (let t = 0; t < contacts.length; t++) {
-    const k = labels[t]!;
-    if (joins[k]) continue;
-    const root = find(t);
-    const seen = stretchOf.get(k);
-    if (seen === undefined) stretchOf.set(k, root);
-    else if (seen !== root) joins[k] = LOOP;
-  }
 }
 
 /** Turns the given air pixels into metal, in place. */

@@ -12,6 +12,12 @@ export interface Mask {
 export interface StripRaster extends Mask {
   mmPerPxX: number;
   mmPerPxY: number;
+  /**
+   * The drawing's shades the working raster was thresholded from (at least 128 is metal), as
+   * resampling made them; never changed after. Where a stage changed a pixel, `data` no longer
+   * agrees with it (see `effectiveShade`). Absent on rasters drawn by hand.
+   */
+  shade?: Uint8Array;
 }
 
 export const newMask = (w: number, h: number): Mask => ({ w, h, data: new Uint8Array(w * h) });

@@ -3,7 +3,9 @@ import { labelComponents, type Labels } from './labels.ts';
 export interface Regions {
   /**
    * The piece and the islands inside its openings (what framing works with), cropped to the
-   * piece's box, row by row: 255 for kept ink, 0 otherwise (the raw input the resampler wants).
+   * piece's box, row by row, as shades the resampler reads: 255 less the drawing's luminance (at
+   * least 128 is metal), 0 on the ink regions that are dropped. Without the luminance: 255 for kept
+   * ink, 0 otherwise.
    */
   keep: Uint8Array;
   /** Bounding box of the piece in source pixels, inclusive. */
@@ -21,7 +23,7 @@ const OUTSIDE = 2;
  * Decisions §4 step 2: the largest 8-connected ink region is the piece; other regions inside
  * its outline (in its openings) are islands, kept for framing; regions outside it are dropped.
  */
-export function findRegions(metal: Uint8Array, w: number, h: number): Regions {
+export function findRegions(metal: Uint8Array, w: number, h: number, lum?: Uint8Array): Regions {
   const ink = labelComponents(metal, w, h, 8);
   let piece = 1;
   for (let k = 2; k <= ink.count; k++) if (ink.size[k]! > ink.size[piece]!) piece = k;
@@ -57,9 +59,18 @@ export function findRegions(metal: Uint8Array, w: number, h: number): Regions {
     const k = label[r]!;
     if (k !== piece && !kept[k]) inBox(r, (from) => (kept[k] = state[from] === INSIDE ? 1 : 0));
   }
-  // The state array becomes the kept crop, in place.
-  state.fill(0);
-  for (let r = 0; r < label.length; r++) if (kept[label[r]!]) inBox(r, (from, to) => state.fill(255, from, to));
+  // The state array becomes the kept crop, in place: the drawing's shades (the grey of its
+  // anti-aliased edges places them between pixels), less the dropped ink.
+  if (lum) {
+    for (let y = 0; y < bh; y++) {
+      const row = (y + box.y0) * w + box.x0;
+      for (let x = 0; x < bw; x++) state[y * bw + x] = 255 - lum[row + x]!;
+    }
+    for (let r = 0; r < label.length; r++) if (!kept[label[r]!]) inBox(r, (from, to) => state.fill(0, from, to));
+  } else {
+    state.fill(0);
+    for (let r = 0; r < label.length; r++) if (kept[label[r]!]) inBox(r, (from, to) => state.fill(255, from, to));
+  }
   let droppedInk = 0;
   let totalInk = 0;
   let islands = 0;

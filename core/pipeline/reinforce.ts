@@ -32,8 +32,10 @@ export function thinMetal(
   options: ReinforceOptions,
   /** The air's regions, if labelled already (before metal was added is fine: see airSideAt). */
   air: Labels = airRegions(raster),
+  /** See `surveyMetal`. */
+  reach: 'margin' | 'floor' = 'margin',
 ): ThinMetal & { spurs: ThinPart[] } {
-  const survey = surveyMetal(raster, options.minMetalMm, air);
+  const survey = surveyMetal(raster, options.minMetalMm, air, reach);
   const thin = survey.thin.filter((t) => !isTip(t, options.maxTipMm, options.minMetalMm));
   const spurs = thin.filter((t) => isProtrusion(t) && t.widthMm <= options.hairlineMm);
   const px = Math.min(raster.mmPerPxX, raster.mmPerPxY);

@@ -1,5 +1,4 @@
 import { labelComponents } from './labels.ts';
-import { invert } from './morphology.ts';
 import type { StripRaster } from './raster.ts';
 
 /**
@@ -11,10 +10,13 @@ import type { StripRaster } from './raster.ts';
  * made metal again: a bar one working pixel wide, which framing then widens to the floor
  * (NECK_THICKENED) or refuses (NECK_TOO_THIN), as it does any bar drawn under the floor.
  *
- * `crop` is the kept drawing (255 metal, 0 air), `bw` x `bh`, as the raster was resampled from.
+ * `crop` is the kept drawing (`Regions.keep`: shades, at least 128 metal), `bw` x `bh`, as the raster
+ * was resampled from.
  * Returns the raster with those pixels made metal (a copy; the input itself when there are none)
- * and how many they are. A raster at least as fine as the drawing keeps every drawn bar (linear
- * upsampling keeps a one-pixel line at half its height), and is returned as it is.
+ * and how many they are. A raster finer than the drawing keeps every straight drawn bar (linear
+ * upsampling keeps a one-pixel line at half its height), but not where two openings of the drawing
+ * meet only at a corner, metal touching metal diagonally between them (the contract's metal is
+ * 8-connected): read between the pixels, the two openings run into one there.
  */
 export function keepSeparations(
   raster: StripRaster,
@@ -24,8 +26,7 @@ export function keepSeparations(
 ): { raster: StripRaster; restored: number } {
   const { w, h } = raster;
   const unchanged = { raster, restored: 0 };
-  if (bw <= w && bh <= h) return unchanged;
-  const drawn = labelComponents(invert(crop), bw, bh, 4);
+  const drawn = labelComponents(airOf(crop), bw, bh, 4);
   if (drawn.count < 2) return unchanged;
   // Copied when the first pixel is restored: until then the copy would equal the input.
   let data = raster.data;
@@ -87,4 +88,44 @@ function drawnAirAtCentres(
     }
   }
   return out;
+}
+
+/** 1 where the kept drawing is air (a shade under 128). */
+function airOf(crop: Uint8Array): Uint8Array {
+  const air = new Uint8Array(crop.length);
+  for (let i = 0; i < crop.length; i++) air[i] = (crop[i]! >>> 7) ^ 1;
+  return air;
+}
+
+/**
+ * Where two metal pixels of the working raster touch only at a corner (a 2 x 2 block of metal on one
+ * diagonal, air on the other), the air pixel nearer metal in the drawing (the higher shade) is made
+ * metal too. The contract's metal is 8-connected and so is what potrace traces around, but the stages
+ * count metal 4-connected: a bar one drawing pixel wide running diagonally, enlarged onto the finer
+ * working raster, came apart at every step into islands, which were bridged or removed, and its two
+ * openings ran into one. Returns the raster with them joined (a copy; the input itself when there
+ * are none) and how many pixels it made metal.
+ */
+export function joinDiagonalMetal(raster: StripRaster): { raster: StripRaster; joined: number } {
+  const { w, h, shade } = raster;
+  let data = raster.data;
+  let joined = 0;
+  const fill = (i: number): void => {
+    if (data === raster.data) data = data.slice();
+    data[i] = 1;
+    joined++;
+  };
+  const nearer = (a: number, b: number): number => (shade && shade[b]! > shade[a]! ? b : a);
+  for (let y = 0; y + 1 < h; y++) {
+    for (let x = 0; x + 1 < w; x++) {
+      const i = y * w + x;
+      const a = data[i]!;
+      const b = data[i + 1]!;
+      const c = data[i + w]!;
+      const d = data[i + w + 1]!;
+      if (a && d && !b && !c) fill(nearer(i + 1, i + w));
+      else if (b && c && !a && !d) fill(nearer(i, i + w + 1));
+    }
+  }
+  return joined === 0 ? { raster, joined } : { raster: { ...raster, data }, joined };
 }

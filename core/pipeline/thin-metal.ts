@@ -1,7 +1,7 @@
 import { distancesAt } from './distance-at.ts';
 import type { Location } from './findings.ts';
 import { componentBoxes, labelAt, labelComponents, type Labels } from './labels.ts';
-import { depthForWidth, minus, onPixels, discReach } from './morphology.ts';
+import { depthForWidth, discReach, floorDepth, minus, onPixels } from './morphology.ts';
 import type { StripRaster } from './raster.ts';
 import { locate } from './spots.ts';
 
@@ -110,10 +110,21 @@ export function airSidesIn(
  * Finds what a disc as wide as the minimum metal reaches in the metal (the strip's outside counts
  * as air) and reports what it does not reach, leaving out what is only a rounded-off corner.
  */
-export function surveyMetal(raster: StripRaster, minMetalMm: number, air: Labels = airRegions(raster)): MetalSurvey {
+export function surveyMetal(
+  raster: StripRaster,
+  minMetalMm: number,
+  air: Labels = airRegions(raster),
+  /**
+   * 'margin' (the default): with the raster's pixel of margin, so metal at the floor counts as thin
+   * too and is widened (the tracer may take half a pixel off each side). 'floor': only metal the
+   * floor's own disc does not reach, what is under the floor as drawn.
+   */
+  reach: 'margin' | 'floor' = 'margin',
+): MetalSurvey {
   const { w, h, data } = raster;
   const px = Math.max(raster.mmPerPxX, raster.mmPerPxY);
-  const depth = depthForWidth(minMetalMm / Math.min(raster.mmPerPxX, raster.mmPerPxY));
+  const widthPx = minMetalMm / Math.min(raster.mmPerPxX, raster.mmPerPxY);
+  const depth = reach === 'margin' ? depthForWidth(widthPx) : floorDepth(widthPx);
   const grownAir = new Uint8Array(w * h);
   const wideMask = discReach(data, w, h, depth, true, grownAir);
   const residue = minus(data, wideMask);

@@ -1,4 +1,5 @@
 import type { CutPolygon, Point } from './cuts.ts';
+import { effectiveShade, faithfulRing, type PaddedField } from './faithful-ring.ts';
 import { flattenCurve, type PixelToMm } from './flatten.ts';
 import { invertInto } from './morphology.ts';
 import { potracePaths, type PotracePath } from './potrace-paths.ts';
@@ -12,6 +13,18 @@ export interface TraceOptions {
   alphaMax?: number;
   /** Let potrace join neighbouring curve segments (default true). */
   optCurve?: boolean;
+  /**
+   * Places (millimetres, with a radius) where potrace's curves narrowed what was drawn: every
+   * boundary passing through one is traced as drawn instead, along the contour where the shades
+   * cross 128 (`faithfulRing`).
+   */
+  faithfulAt?: readonly FaithfulPlace[];
+}
+
+export interface FaithfulPlace {
+  x: number;
+  y: number;
+  r: number;
 }
 
 /** A path's pixel outline in padded pixel corners: what hole assignment needs of it. */
@@ -46,8 +59,11 @@ export function traceCuts(raster: StripRaster, options: TraceOptions = {}): CutP
 
   const outers: { outline: Outline; cut: CutPolygon }[] = [];
   const holes: { outline: Outline; ring: Point[] }[] = [];
+  const places = options.faithfulAt ?? [];
+  const field: PaddedField | undefined = places.length > 0 ? { shade: effectiveShade(raster), w, h, pad } : undefined;
   const visit = (path: PotracePath) => {
     let ring = flattenCurve(path.curve, map, tolerance);
+    if (field && passesThrough(ring, places)) ring = faithfulRing(field, path.pt[0]!.x - 1, path.pt[0]!.y, map);
     if (!ringInsideRect(ring, maxX, maxY)) ring = clipRingToRect(ring, maxX, maxY);
     const area = ringArea(ring);
     if (ring.length < 3 || area === 0) return;
@@ -78,6 +94,22 @@ export function traceCuts(raster: StripRaster, options: TraceOptions = {}): CutP
     owner?.cut.holes.push(hole.ring);
   }
   return outers.map(({ cut }) => cut);
+}
+
+/** Whether a ring comes within any place's radius: some segment of it does. */
+function passesThrough(ring: readonly Point[], places: readonly FaithfulPlace[]): boolean {
+  for (const place of places) {
+    for (let i = 0; i < ring.length; i++) {
+      const [ax, ay] = ring[i]!;
+      const [bx, by] = ring[(i + 1) % ring.length]!;
+      const dx = bx - ax;
+      const dy = by - ay;
+      const len2 = dx * dx + dy * dy;
+      const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((place.x - ax) * dx + (place.y - ay) * dy) / len2));
+      if (Math.hypot(place.x - ax - t * dx, place.y - ay - t * dy) <= place.r) return true;
+    }
+  }
+  return false;
 }
 
 function validTolerance(toleranceMm: number | undefined): number {

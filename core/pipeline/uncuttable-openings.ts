@@ -41,15 +41,19 @@ export function fillUncuttableOpenings(
   const { air, boxes, verdict } = survey;
   const filled = new Uint8Array(air.count + 1);
   const removedAt = [];
+  /**
+   * All the air inside the strip, the openings and what is cut away along the outline (between the
+   * letters on a rail, beside a pointed end): the open area a too-fine design would lose most of.
+   */
   let openArea = 0;
   /** Open area that filling would remove: specks and openings narrower than the floor everywhere. */
   let filledArea = 0;
   let specks = 0;
   let narrow = 0;
   for (let k = 1; k <= air.count; k++) {
-    if (verdict[k] === 'edge') continue;
     const area = air.size[k]! * pxArea;
     openArea += area;
+    if (verdict[k] === 'edge') continue;
     if (area < options.minOpeningAreaMm2) specks++;
     else if (verdict[k] === 'narrow') narrow++;
     else continue;

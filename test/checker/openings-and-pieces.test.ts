@@ -19,6 +19,26 @@ describe('narrow openings', () => {
     expect(report.ok).toBe(false);
   });
 
+  it('passes a 67° corner whose apex pixel touches the rest of the cut only at a pixel corner', () => {
+    // The apex of a traced star point, as a shipped file held it: sampled at 0.02 mm, the apex's
+    // pixel lies diagonal to the next row's air. It is the corner of one cut, not an opening.
+    const corner: Point[] = [
+      [1.919, 0.724],
+      [1.888, 0.608],
+      [2.132, 0.64],
+      [2.6, 0.9],
+      [2.4, 1.6],
+      [1.976, 0.96],
+    ];
+    const report = checkCutSvg(cuttingSvg(4, 3, [[corner]]), RULES);
+    expect({ narrow: narrowOf(report), thin: report.thinMetal, openings: report.openings.length }).toEqual({
+      narrow: [],
+      thin: [],
+      openings: 1,
+    });
+    expect(report.ok).toBe(true);
+  });
+
   it('passes a slot 0.3 mm wide', () => {
     const report = checkCutSvg(cuttingSvg(20, 8, [[rect(8, 3.85, 4, 0.3)]]), RULES);
     expect(narrowOf(report)).toEqual([]);

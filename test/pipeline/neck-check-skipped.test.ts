@@ -56,7 +56,7 @@ describe('NECK_CHECK_SKIPPED', () => {
       { lengthMm: 4000, widthMm: 4000 },
       { lengthMm: 4615, widthMm: 100 },
     ]) {
-      const raster = await resampleToStrip(new Uint8Array([255]), { x0: 0, y0: 0, x1: 0, y1: 0 }, strip, {
+      const raster = resampleToStrip(new Uint8Array([255]), { x0: 0, y0: 0, x1: 0, y1: 0 }, strip, {
         mmPerPx: t.workMmPerPx,
         maxPixels: t.maxWorkPixels,
       });

@@ -21,7 +21,7 @@ function twoWindows(bar: number): { crop: Uint8Array; bw: number; bh: number } {
 
 async function working(bar: number, mmPerPx: number) {
   const { crop, bw, bh } = twoWindows(bar);
-  const raster = await resampleToStrip(
+  const raster = resampleToStrip(
     crop,
     { x0: 0, y0: 0, x1: bw - 1, y1: bh - 1 },
     { lengthMm: bw * mmPerPx, widthMm: bh * mmPerPx },
@@ -58,7 +58,7 @@ describe('bars thinner than a working pixel', () => {
 
   it('changes nothing where the drawing has one opening', async () => {
     const { crop, bw, bh } = twoWindows(0);
-    const raster = await resampleToStrip(
+    const raster = resampleToStrip(
       crop,
       { x0: 0, y0: 0, x1: bw - 1, y1: bh - 1 },
       { lengthMm: bw * 0.018, widthMm: bh * 0.018 },

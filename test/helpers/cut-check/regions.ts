@@ -30,7 +30,8 @@ export function airRegions(grid: Grid): AirRegions {
   if (grid.pad < 1) throw new Error('the grid needs at least one pixel of outside air all round');
   const { nx, ny, pad } = grid;
   // Pixel 0 lies in the padding, so the outside is always the first component met.
-  const { labels, count } = labelComponents(grid.metal, 0, nx, ny);
+  const labelled = labelComponents(grid.metal, 0, nx, ny);
+  const { labels, count } = joinCornerPixels(labelled.labels, labelled.count, nx);
   const stats = regionStats(grid, labels, count);
   const openings = stats.slice(1);
 
@@ -47,6 +48,39 @@ export function airRegions(grid: Grid): AirRegions {
     outlineBoxes: boundingBoxes(grid, pieces.labels, pieces.count),
   };
 }
+
+/**
+ * Sampling pixel centres, the apex of a sharp corner of a cut can leave one or two air pixels that
+ * touch the rest of the cut only at a pixel's corner: one cut, not an opening of its own (the file's
+ * rings are measured exactly by the polygon rules, which would find two cuts touching). Such an
+ * air component, of at most `CORNER_PIXELS` pixels diagonal to a larger one, joins it.
+ */
+function joinCornerPixels(labels: Int32Array, count: number, nx: number): { labels: Int32Array; count: number } {
+  const size = new Int32Array(count);
+  for (const label of labels) if (label >= 0) size[label]!++;
+  const into = Int32Array.from({ length: count }, (_, n) => n);
+  for (let k = nx + 1; k < labels.length - nx - 1; k++) {
+    const label = labels[k]!;
+    if (label <= 0 || size[label]! > CORNER_PIXELS || into[label] !== label) continue;
+    for (const d of [-nx - 1, -nx + 1, nx - 1, nx + 1]) {
+      const other = labels[k + d]!;
+      if (other >= 0 && other !== label && size[other]! > CORNER_PIXELS) {
+        into[label] = other;
+        break;
+      }
+    }
+  }
+  if (into.every((n, i) => n === i)) return { labels, count };
+  // Renumber what is left in order, so that the outside stays 0 and openings stay 1…
+  const renumber = new Int32Array(count).fill(-1);
+  let next = 0;
+  for (let n = 0; n < count; n++) if (into[n] === n) renumber[n] = next++;
+  const out = labels.map((label) => (label < 0 ? label : renumber[into[label]!]!));
+  return { labels: out, count: next };
+}
+
+/** Air components at most this big that touch a larger one at a pixel's corner are part of it. */
+const CORNER_PIXELS = 2;
 
 function boundingBoxes(grid: Grid, labels: Int32Array, count: number): Box[] {
   const boxes = Array.from({ length: count }, () => ({ i0: grid.nx, j0: grid.ny, i1: 0, j1: 0 }));

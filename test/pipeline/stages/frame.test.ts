@@ -50,6 +50,32 @@ describe('framing (frame.ts)', () => {
     await expectGoldenJson(STAGE, 'islands', summary(out), 1e-6);
   });
 
+  it('bridges islands that run along a wall in the middle of the stretch nearest it, the same way for each', () => {
+    // Three windows, each with a 4 x 1 mm bar 0.3 mm under its top wall, the bars at different
+    // offsets along the strip: each bridge must land on its bar's middle, not at a corner.
+    const r = metalStrip(30, 8);
+    const bars = [2.1, 11.37, 20.6];
+    for (const x of bars) {
+      rect(r, x - 1, 1, 8, 6, 0);
+      rect(r, x, 1.3, 4, 1, 1);
+    }
+    const out = leavesInputAlone(r, frame);
+    expect(codes(out.warnings)).toEqual(['ISLAND_BRIDGED']);
+    expect(pieces(out.raster)).toBe(1);
+    // The bridge is the metal added in the 0.3 mm gap over each bar: its middle is the bar's.
+    const gapRow = Math.floor(1.15 / 0.05);
+    const middles = bars.map((x) => {
+      const added: number[] = [];
+      for (let px = Math.round((x - 1) / 0.05); px < Math.round((x + 7) / 0.05); px++) {
+        if (out.raster.data[gapRow * out.raster.w + px]) added.push((px + 0.5) * 0.05);
+      }
+      expect(added.length * 0.05, `bridge at ${x}`).toBeGreaterThanOrEqual(0.6);
+      return added.reduce((a, b) => a + b, 0) / added.length - x;
+    });
+    for (const m of middles) expect(m).toBeCloseTo(2, 0);
+    expect(Math.max(...middles) - Math.min(...middles)).toBeLessThanOrEqual(0.1);
+  });
+
   it('widens a bar under the floor and shaves a hairline spur, and hands on its survey of the openings', async () => {
     const out = leavesInputAlone(thinMetal(), frame);
     expect(codes(out.warnings)).toEqual(['SPURS_SHAVED']);

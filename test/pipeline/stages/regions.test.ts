@@ -43,6 +43,22 @@ describe('finding the piece (regions.ts)', () => {
     });
   });
 
+  it("keeps the drawing's shades in the crop (255 less the luminance), and none of the ink it drops", () => {
+    const { metal, w, h } = drawing();
+    // Luminance: 0 on the ink, a grey edge (160, air) along the opening's left side, white elsewhere;
+    // and a speck inside the piece's box but outside its outline, which is dropped.
+    const lum = new Uint8Array(w * h).fill(255);
+    metal.forEach((m, i) => (lum[i] = m ? 0 : 255));
+    for (let y = 9; y <= 16; y++) lum[y * w + 15] = 160;
+    metal[22 * w + 10] = 1;
+    lum[22 * w + 10] = 20;
+    const out = findRegions(metal, w, h, lum);
+    expect(out.droppedRegions).toBe(2);
+    const bw = out.box.x1 - out.box.x0 + 1;
+    const at = (x: number, y: number) => out.keep[(y - out.box.y0) * bw + (x - out.box.x0)];
+    expect([at(5, 5), at(24, 12), at(15, 12), at(20, 12), at(10, 22)]).toEqual([255, 255, 95, 0, 0]);
+  });
+
   it('returns an empty crop when there is no ink', () => {
     const out = findRegions(new Uint8Array(12), 4, 3);
     expect(out.keep).toHaveLength(0);

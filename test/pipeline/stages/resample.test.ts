@@ -19,16 +19,60 @@ function crop(): Uint8Array {
 }
 const BOX = { x0: 0, y0: 0, x1: 99, y1: 39 };
 
+/** A crop `bw` wide (one row repeated `bh` times) of the given shades, at least 128 metal. */
+const rows = (shades: number[], bh: number): Uint8Array => {
+  const out = new Uint8Array(shades.length * bh);
+  for (let y = 0; y < bh; y++) out.set(shades, y * shades.length);
+  return out;
+};
+const metalInRow = (raster: { w: number; data: Uint8Array }, y: number): number =>
+  raster.data.subarray(y * raster.w, (y + 1) * raster.w).reduce((a, b) => a + b, 0);
+
 describe('resampling (resample.ts)', () => {
+  it("puts an edge where the drawing's grey crosses 128, between its pixels, enlarging and reducing", () => {
+    // Metal (255) up to pixel 19, a grey pixel (shade 64: luminance 191), then air: the grey crosses
+    // 128 two thirds of the way from pixel 19's centre to pixel 20's, at 19.665 + 0.5 = 20.165 pixels.
+    const shades = [...Array<number>(20).fill(255), 64, ...Array<number>(19).fill(0)];
+    const box = { x0: 0, y0: 0, x1: 39, y1: 3 };
+    // At 0.1 mm a drawing pixel the edge lies at 2.0165 mm: 40 working pixels of 0.05 mm are metal.
+    const enlarged = resampleToStrip(
+      rows(shades, 4),
+      box,
+      { lengthMm: 4, widthMm: 0.4 },
+      { mmPerPx: 0.05, maxPixels: 1e6 },
+    );
+    expect([0, 4, 7].map((y) => metalInRow(enlarged, y))).toEqual([40, 40, 40]);
+    // At 0.01 mm a pixel the edge lies at 0.20165 mm (a tent over five drawing pixels keeps it there).
+    const reduced = resampleToStrip(
+      rows(shades, 20),
+      { ...box, y1: 19 },
+      { lengthMm: 0.4, widthMm: 0.2 },
+      { mmPerPx: 0.05, maxPixels: 1e6 },
+    );
+    expect(metalInRow(reduced, 1)).toBe(4);
+  });
+
+  it('keeps a slit drawn 0.24 mm wide with grey edges at 0.24 mm, as a faithful trace reads it', () => {
+    // On the recommended canvas a drawing pixel is about 0.115 mm: the slit is one white pixel
+    // between two grey ones (luminance 158 and 120: the rail's and the letter's partial edges).
+    const shades = [...Array<number>(10).fill(255), 97, 0, 135, ...Array<number>(10).fill(255)];
+    const mm = 0.11506;
+    const raster = resampleToStrip(
+      rows(shades, 4),
+      { x0: 0, y0: 0, x1: 22, y1: 3 },
+      { lengthMm: 23 * mm, widthMm: 4 * mm },
+      { mmPerPx: 0.05, maxPixels: 1e6 },
+    );
+    const air = raster.w - metalInRow(raster, 2);
+    // The grey crosses 128 at 10.81 and 12.94 pixels: 0.245 mm, on 0.05 mm pixels 4.9 of them.
+    expect(air * raster.mmPerPxX).toBeGreaterThanOrEqual(0.24);
+    expect(air * raster.mmPerPxX).toBeLessThanOrEqual(0.25);
+  });
+
   it('puts the kept metal onto the strip at the working resolution, with a 50 % threshold', async () => {
     const input = crop();
     const before = input.slice();
-    const out = await resampleToStrip(
-      input,
-      BOX,
-      { lengthMm: 10, widthMm: 4 },
-      { mmPerPx: 0.05, maxPixels: 12_000_000 },
-    );
+    const out = resampleToStrip(input, BOX, { lengthMm: 10, widthMm: 4 }, { mmPerPx: 0.05, maxPixels: 12_000_000 });
     expect(input).toEqual(before);
     expect(out).toMatchObject({ w: 200, h: 80, mmPerPxX: 0.05, mmPerPxY: 0.05 });
     // The round opening, 2 mm across: about 3.14 mm² of air, 1257 pixels.
@@ -37,7 +81,7 @@ describe('resampling (resample.ts)', () => {
   });
 
   it('coarsens the resolution when the strip would pass the pixel bound', async () => {
-    const out = await resampleToStrip(crop(), BOX, { lengthMm: 10, widthMm: 4 }, { mmPerPx: 0.05, maxPixels: 4000 });
+    const out = resampleToStrip(crop(), BOX, { lengthMm: 10, widthMm: 4 }, { mmPerPx: 0.05, maxPixels: 4000 });
     expect(out.w * out.h).toBeLessThanOrEqual(4000);
     await expectGoldenJson(STAGE, 'coarsened', { w: out.w, h: out.h, mmPerPxX: out.mmPerPxX, mmPerPxY: out.mmPerPxY });
     await expectGoldenRaster(STAGE, 'coarsened', out);

@@ -72,6 +72,17 @@ describe('filling uncuttable openings (uncuttable-openings.ts)', () => {
     );
   });
 
+  it('counts the air cut away along the outline as open area: specks in letters on a rail are filled, not too fine', () => {
+    // Pricked as above, but the strip is a rail under tall teeth with wide air between them,
+    // reaching the strip's top edge: the specks are a sliver of all the air the piece has.
+    const r = pricked();
+    for (let i = 0; i < 10; i++) rect(r, i + 0.3, 0, 0.5, 0.6, 0);
+    const out = fillUncuttableOpenings(r, fillOptions, ctx);
+    expect(codes(out.errors)).toEqual([]);
+    expect(codes(out.warnings)).toEqual(['OPENING_REMOVED']);
+    expect(out.warnings[0]!.locations).toHaveLength(24);
+  });
+
   it('names nothing where every opening can be cut', () => {
     const input = disc(disc(metalStrip(10, 4), 3, 2, 0.8, 0), 7, 2, 0.5, 0);
     const out = leavesInputAlone(input, fill);

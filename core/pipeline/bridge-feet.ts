@@ -1,0 +1,152 @@
+import { labelAt, type Labels } from './labels.ts';
+import type { StripRaster } from './raster.ts';
+
+/*
+ * Where an island's bridge goes. The bar runs from a pixel of the island (its foot) to the main
+ * piece's pixel nearest it, `bridgeMm` wide. Where it goes decides whether it fits: a bar from the
+ * vertex of a hexagon sitting in a snowflake's hub hangs over the channels on either side of the
+ * vertex and narrows them under the floor, while one across a flat side of the same hexagon, facing
+ * the hub's wall, closes only the gap it spans. And it must go to the same place on islands of the
+ * same shape, however the working pixels fall on each.
+ */
+
+/** How much farther than its nearest point an island's foot may lie from the main piece (mm). */
+const FOOT_SLACK_MM = 0.3;
+/** Candidate feet weighed per island: a stretch with more is thinned evenly. */
+const MAX_FEET = 32;
+/** Lines across the bar its length is measured along: its sides, its axis and between. */
+const BAR_LINES = 5;
+
+export interface FootOptions {
+  bridgeMm: number;
+  reachMm: number;
+  minOpeningMm: number;
+}
+
+/**
+ * Per island, the foot of its bridge (-1 for the main piece and islands out of reach): among the
+ * island's pixels within `FOOT_SLACK_MM` of its least distance to the main piece, the one whose bar
+ * is shortest across its whole width, so that along both its sides the island and the main piece
+ * face each other (a flat facing a wall, a letter's top under a rail) rather than one of them
+ * turning away into an opening the bar would hang over, and that comes near no other metal beside
+ * it. Of equally good feet, the one nearest their middle.
+ */
+export function bridgeFeet(
+  parts: Labels,
+  main: number,
+  best: Float64Array,
+  nearestMain: Int32Array,
+  raster: StripRaster,
+  options: FootOptions,
+): Int32Array {
+  const { w } = raster;
+  const mmOf = (i: number): [number, number] => [
+    ((i % w) + 0.5) * raster.mmPerPxX,
+    (Math.floor(i / w) + 0.5) * raster.mmPerPxY,
+  ];
+  const distance = (i: number): number => {
+    const j = nearestMain[i]!;
+    if (j < 0) return Infinity;
+    const [ax, ay] = mmOf(i);
+    const [bx, by] = mmOf(j);
+    return Math.hypot(ax - bx, ay - by);
+  };
+  const near: number[][] = Array.from({ length: parts.count + 1 }, () => []);
+  const { start, end, label } = parts.runs;
+  for (let r = 0; r < label.length; r++) {
+    const k = label[r]!;
+    if (k === main || !(best[k]! <= options.reachMm)) continue;
+    const limit = Math.min(options.reachMm, best[k]! + FOOT_SLACK_MM);
+    for (let i = start[r]!; i < end[r]!; i++) if (distance(i) <= limit) near[k]!.push(i);
+  }
+  const feet = new Int32Array(parts.count + 1).fill(-1);
+  for (let k = 1; k <= parts.count; k++) {
+    const all = near[k]!;
+    if (all.length === 0) continue;
+    const step = Math.ceil(all.length / MAX_FEET);
+    const candidates = all.filter((_, n) => n % step === 0);
+    const scores = candidates.map((f) => barLength(parts, k, main, f, nearestMain[f]!, raster, options));
+    const least = Math.min(...scores);
+    const tied = candidates.filter((_, n) => scores[n]! <= least + Math.max(raster.mmPerPxX, raster.mmPerPxY));
+    feet[k] = middleOf(tied, w);
+  }
+  return feet;
+}
+
+/**
+ * How long the bar from `foot` to `to` is at its longest across its width: on lines parallel to its
+ * axis, from the island's last pixel to the main piece's first. A side that finds no island (the
+ * island is narrower than the bar there) or no main piece within reach counts as the whole reach.
+ */
+function barLength(
+  parts: Labels,
+  island: number,
+  main: number,
+  foot: number,
+  to: number,
+  raster: StripRaster,
+  options: FootOptions,
+): number {
+  const { w, h, mmPerPxX: sx, mmPerPxY: sy } = raster;
+  const fx = ((foot % w) + 0.5) * sx;
+  const fy = (Math.floor(foot / w) + 0.5) * sy;
+  const tx = ((to % w) + 0.5) * sx;
+  const ty = (Math.floor(to / w) + 0.5) * sy;
+  const length = Math.hypot(tx - fx, ty - fy) || Math.min(sx, sy);
+  const dx = (tx - fx) / length;
+  const dy = (ty - fy) / length;
+  const half = options.bridgeMm / 2;
+  const stepMm = Math.min(sx, sy);
+  const labelOf = (x: number, y: number): number => {
+    const px = Math.floor(x / sx);
+    const py = Math.floor(y / sy);
+    if (px < 0 || py < 0 || px >= w || py >= h) return -1;
+    return labelAt(parts, py * w + px);
+  };
+  const whole = options.reachMm + options.bridgeMm;
+  // Beside the bar, a floor's width out: metal there, of the island past the bar's middle or of the
+  // main piece short of it, is something else the bar would come too close to (the vertex of the
+  // next shape across a channel), not the wall it lands on.
+  let crowded = 0;
+  const clearance = half + options.minOpeningMm + Math.max(sx, sy);
+  for (const o of [-clearance, clearance]) {
+    for (let t = 0; t <= length; t += stepMm) {
+      const k = labelOf(fx - dy * o + dx * t, fy + dx * o + dy * t);
+      if ((k === island && t > length / 2) || (k === main && t < length / 2)) {
+        crowded += whole;
+        break;
+      }
+    }
+  }
+  let longest = crowded;
+  for (let line = 0; line < BAR_LINES; line++) {
+    const o = -half + (line * 2 * half) / (BAR_LINES - 1);
+    const ox = fx - dy * o;
+    const oy = fy + dx * o;
+    let islandAt = Number.NaN;
+    let mainAt = Number.NaN;
+    for (let t = -half; t <= length + options.bridgeMm; t += stepMm) {
+      const k = labelOf(ox + dx * t, oy + dy * t);
+      if (k === island) islandAt = t;
+      else if (k === main && !Number.isNaN(islandAt)) {
+        mainAt = t;
+        break;
+      }
+    }
+    longest = Math.max(longest, crowded + (Number.isNaN(mainAt) ? whole : mainAt - islandAt));
+  }
+  return longest;
+}
+
+/** The pixel nearest the centre of a set of pixels. */
+function middleOf(pixels: readonly number[], w: number): number {
+  const cx = pixels.reduce((a, i) => a + (i % w), 0) / pixels.length;
+  const cy = pixels.reduce((a, i) => a + Math.floor(i / w), 0) / pixels.length;
+  let foot = pixels[0]!;
+  let nearest = Infinity;
+  for (const i of pixels) {
+    const d = Math.hypot((i % w) - cx, Math.floor(i / w) - cy);
+    if (d < nearest) [foot, nearest] = [i, d];
+  }
+  return foot;
+}
