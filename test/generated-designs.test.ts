@@ -210,6 +210,17 @@ describe('generated designs', () => {
       1,
       'cusp area / despeckle area',
     );
+    const wedges = sample('wedge');
+    bothSides(
+      wedges.map((d) => num(d, 'minThinReachMm')),
+      1,
+      'wedge reach under 0.6 mm',
+    );
+    bothSides(
+      wedges.map((d) => num(d, 'maxBaseMm')),
+      1,
+      'wedge base',
+    );
     const mixed = sample('mixed');
     expect(mixed.every((d) => num(d, 'features') >= 2 && num(d, 'features') <= 4)).toBe(true);
   });

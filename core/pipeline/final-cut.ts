@@ -177,7 +177,7 @@ function stampMetal(raster: StripRaster, cx: number, cy: number, radius: number)
 }
 
 /** What the final check refuses, as the catalogue's findings with their places. */
-function refusals(problems: FinalProblems, rules: FinalRules, ctx: FindingContext): Finding[] {
+export function refusals(problems: FinalProblems, rules: FinalRules, ctx: FindingContext): Finding[] {
   const errors: Finding[] = [];
   if (problems.thinMetal.length > 0) {
     const locations = chordPlaces(problems.thinMetal, rules.minMetalMm);
@@ -199,8 +199,16 @@ function refusals(problems: FinalProblems, rules: FinalRules, ctx: FindingContex
     errors.push(finding('TRAPPED_ISLAND', { count: problems.islands.length }, ctx, { locations }));
   }
   if (problems.notSimple.length > 0) {
-    const locations = problems.notSimple.slice(0, MAX_LOCATIONS).map((p) => pointPlace(p, rules.minOpeningMm));
-    errors.push(finding('TRACE_REJECTED', {}, ctx, { locations }));
+    // Crossings micrometres apart (the three of a bow-tie) are one place.
+    const locations: Location[] = [];
+    for (const p of problems.notSimple) {
+      const at = pointPlace(p, rules.minOpeningMm);
+      if (!locations.some((q) => placesMeet(at, q))) locations.push(at);
+    }
+    const count = locations.length;
+    errors.push(
+      finding('TRACE_REJECTED', { cause: 'crossing', count }, ctx, { locations: locations.slice(0, MAX_LOCATIONS) }),
+    );
   }
   return errors;
 }

@@ -135,11 +135,22 @@ const errors: Record<string, Template> = {
         : `Metal is narrower than ${n(ctx.minMetalMm)} mm at ${plural(f.count, 'place', 'places')} and could not be widened without closing an opening.`,
     instruction: `Widen the metal at the marked places to at least ${mmPx(ctx.minMetalMm, ctx)}, making the openings beside it smaller if needed.`,
   }),
-  TRACE_REJECTED: () => ({
-    message: 'The design could not be traced into a manufacturable shape.',
-    instruction:
-      'Redraw the piece as solid black shapes on white with clear openings, at job.drawing.ratio, and upload again.',
-  }),
+  // Two causes: nothing left to trace (the drawing has no usable shape), or contours of the cutting
+  // file that cross or touch and could not be mended ('crossing'): the tracing's fault, on a
+  // drawing that may pass every floor, so asking for solid shapes and clear openings would ask for
+  // what it already is.
+  TRACE_REJECTED: (f) =>
+    f.cause === 'crossing'
+      ? {
+          message: `The traced outlines crossed or touched at ${plural(f.count, 'place', 'places')} and could not be made into a cutting file there. This is a fault of the service's tracing, not a rule the drawing breaks.`,
+          instruction:
+            'Change the drawing slightly at the marked places so that it traces differently: round off the sharpest corners and points there a little (by about a pixel of your image), or draw the design on a larger canvas; then upload again.',
+        }
+      : {
+          message: 'The design could not be traced into a manufacturable shape.',
+          instruction:
+            'Redraw the piece as solid black shapes on white with clear openings, at job.drawing.ratio, and upload again.',
+        },
 };
 
 /** OPENING_TOO_SMALL's `details`: every narrowest part by its place. */

@@ -17,6 +17,15 @@ export interface PixelToMm {
  * H²(u(1-u)/2 - 1/16) · B''(t) + H³ u(1-u)(1-2u)/6 · B''', hence the bound below. Pieces
  * touching a segment end (kept exact, unmoved) are END_RATIO · H long, which keeps their
  * deviation within the same H²/16 · max|B''| (root of 64q² - 48q + 1 = 0, r = √q).
+ *
+ * B'' also has a component along the curve, which only slides a vertex along it. Where potrace
+ * ends a cubic at a sharp bend with a short control arm (the apex of a zigzag, a diamond's point),
+ * the curve slows to a near stop there and that slide is many times the length of the pieces next
+ * to the end: the moved vertices jump past the end and back, and the contour folds over itself by
+ * a few micrometres (a Z, which cutting software may flag, and which crossed itself in a zigzag
+ * lace too often to mend). Such a cubic (`runsAlong` says which) is cut into chords between points
+ * on the curve instead (`pushOnCurve`): they never step back along a curve that turns one way, and
+ * stay within the same tolerance (H²/8 · max|B''|).
  */
 const END_RATIO = Math.sqrt((48 - Math.sqrt(48 * 48 - 256)) / 128);
 const CUBIC_TERM = Math.sqrt(3) / 108 + 1 / 64;
@@ -67,7 +76,13 @@ export function cubicPieces(p0: Point, p1: Point, p2: Point, p3: Point, toleranc
   return n;
 }
 
-/** Appends the inner vertices of the cubic cut into n pieces (not its ends). */
+/** The fewest pieces whose chords between points on the cubic stay within `tolerance` of it: H²/8 · max|B''|. */
+function onCurvePieces(c: Cubic, tolerance: number): number {
+  const m2 = 6 * Math.max(Math.hypot(c.d0[0], c.d0[1]), Math.hypot(c.d1[0], c.d1[1]));
+  return Math.min(MAX_PIECES, Math.max(1, Math.ceil(Math.sqrt(m2 / (8 * tolerance)))));
+}
+
+/** Appends the inner vertices of the cubic cut into n pieces (not its ends), moved to the convex side. */
 function pushInner(ring: Point[], c: Cubic, n: number): void {
   if (n === 1) return;
   const h = 1 / (n - 2 + 2 * END_RATIO);
@@ -77,6 +92,56 @@ function pushInner(ring: Point[], c: Cubic, n: number): void {
     const [x, y] = cubicAt(c.p0, c.p1, c.p2, c.p3, t);
     ring.push([x - k * ((1 - t) * c.d0[0] + t * c.d1[0]), y - k * ((1 - t) * c.d0[1] + t * c.d1[1])]);
   }
+}
+
+/** Appends the inner vertices of the cubic cut into n equal steps of t, on the curve itself. */
+function pushOnCurve(ring: Point[], c: Cubic, n: number): void {
+  for (let i = 1; i < n; i++) ring.push(cubicAt(c.p0, c.p1, c.p2, c.p3, i / n));
+}
+
+/**
+ * Whether the moved vertices ring[from..] run along the cubic as it does: every piece turns less
+ * than a right angle from the one before, and the first and last pieces leave and reach the ends
+ * within 45° of the curve's own direction there. Neighbouring cubics share that direction (potrace
+ * joins them smoothly), so no vertex of the ring then turns back on itself across a join either.
+ */
+function runsAlong(ring: readonly Point[], from: number, c: Cubic): boolean {
+  let [px, py] = c.p0;
+  let dx = 0;
+  let dy = 0;
+  for (let i = from; i <= ring.length; i++) {
+    const [x, y] = i < ring.length ? ring[i]! : c.p3;
+    const ex = x - px;
+    const ey = y - py;
+    if (i === from && !within45(ex, ey, ...tangent(c.p0, c.p1, c.p2))) return false;
+    if (i > from && dx * ex + dy * ey <= 0) return false;
+    [px, py, dx, dy] = [x, y, ex, ey];
+  }
+  const [tx, ty] = tangent(c.p3, c.p2, c.p1);
+  return within45(dx, dy, -tx, -ty);
+}
+
+/** The direction in which a cubic leaves its end `a`, towards its nearest distinct control point. */
+function tangent(a: Point, b: Point, c: Point): Point {
+  const bx = b[0] - a[0];
+  const by = b[1] - a[1];
+  return bx !== 0 || by !== 0 ? [bx, by] : [c[0] - a[0], c[1] - a[1]];
+}
+
+const within45 = (ax: number, ay: number, bx: number, by: number): boolean => {
+  const dot = ax * bx + ay * by;
+  return dot > 0 && 2 * dot * dot > (ax * ax + ay * ay) * (bx * bx + by * by);
+};
+
+/** Appends the cubic's vertices after its start, its end included (see the cut into pieces above). */
+function pushCubic(ring: Point[], c: Cubic, tolerance: number): void {
+  const from = ring.length;
+  pushInner(ring, c, cubicPieces(c.p0, c.p1, c.p2, c.p3, tolerance));
+  if (!runsAlong(ring, from, c)) {
+    ring.length = from;
+    pushOnCurve(ring, c, onCurvePieces(c, tolerance));
+  }
+  ring.push(c.p3);
 }
 
 const toMm = (p: PotracePoint, m: PixelToMm): Point => [(p.x - m.ox) * m.sx, (p.y - m.oy) * m.sy];
@@ -97,9 +162,7 @@ export function flattenCurve(curve: PotraceCurve, map: PixelToMm, toleranceMm: n
     if (curve.tag[i] === 'CORNER') {
       ring.push(mid, end);
     } else {
-      const first = toMm(curve.c[i * 3]!, map);
-      pushInner(ring, cubic(start, first, mid, end), cubicPieces(start, first, mid, end, toleranceMm));
-      ring.push(end);
+      pushCubic(ring, cubic(start, toMm(curve.c[i * 3]!, map), mid, end), toleranceMm);
     }
     start = end;
   }

@@ -204,9 +204,12 @@ function web(raster: StripRaster, sides: [number, number], chords: WebChord[]): 
   const sx = raster.mmPerPxX;
   const sy = raster.mmPerPxY;
   const round = (v: number) => Number(v.toFixed(2));
+  // Centred on the middle of the web, the circle covers all of it (framing undoes a widening within
+  // it): round the narrowest place, which may lie near one end of a long web, it left the other end
+  // out, and the air framing filled beside it there went unnamed.
   const at: Location = {
-    x: round(((narrowest.ax + narrowest.bx) / 2 + 0.5) * sx),
-    y: round(((narrowest.ay + narrowest.by) / 2 + 0.5) * sy),
+    x: round((mx + 0.5) * sx),
+    y: round((my + 0.5) * sy),
     r: round(Math.max(0.3, Math.hypot((maxX - minX + 1) * sx, (maxY - minY + 1) * sy) / 2)),
   };
   return { sides, chords, widthMm: Math.max(0, narrowest.gapPx) * Math.min(sx, sy), at };

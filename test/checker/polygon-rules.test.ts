@@ -41,6 +41,41 @@ describe('simple-polygon rules', () => {
     expect(result.problems).toContainEqual({ kind: 'back-tracking', x: 13, y: 2 });
   });
 
+  it('reports a fold: a short step back against both neighbours, turning one way onto it and the other way off', () => {
+    // Along the top edge: to 11.000, back 0.010 to 10.990, then on to 12.000 (a Z that crosses nothing).
+    const result = problemsOf(['M10.000 2.000L11.000 2.000L10.990 2.005L12.000 2.010L12.000 4.000L10.000 4.000Z']);
+    expect(result.problems).toEqual([{ kind: 'fold', x: 10.995, y: 2.0025 }]);
+    // The same step back turned the other way round (the ring reversed) is the same fold.
+    const reversed = problemsOf(['M10.000 4.000L12.000 4.000L12.000 2.010L10.990 2.005L11.000 2.000L10.000 2.000Z']);
+    expect(reversed.problems).toEqual([{ kind: 'fold', x: 10.995, y: 2.0025 }]);
+  });
+
+  it('reports a fold at the last segment of a ring, closing onto its first point', () => {
+    const result = problemsOf(['M10.990 2.005L12.000 2.010L12.000 4.000L10.000 4.000L10.000 2.000L11.000 2.000Z']);
+    expect(result.problems).toEqual([{ kind: 'fold', x: 10.995, y: 2.0025 }]);
+  });
+
+  it('takes no sharp tip for a fold: a star point, a tip cut square or rounded in a few short steps', () => {
+    // A five-pointed star of 10° points: each point reverses the contour once.
+    const star = Array.from({ length: 10 }, (_, i): [number, number] => {
+      const a = (Math.PI * i) / 5 - Math.PI / 2;
+      const r = i % 2 === 0 ? 3 : 0.27;
+      return [10 + r * Math.cos(a), 4 + r * Math.sin(a)];
+    });
+    expect(problemsOf([[star]]).problems).toEqual([]);
+    // A 10° wedge whose point is cut off by a 0.02 mm end, or rounded in three 0.01 mm steps that
+    // turn the same way: both turn through less than a right angle at every vertex, or reverse at one.
+    const square = 'M4.000 3.000L14.000 3.990L14.000 4.010L4.000 5.000Z';
+    const rounded = 'M4.000 3.000L14.000 3.990L14.008 3.996L14.008 4.004L14.000 4.010L4.000 5.000Z';
+    const needle = 'M4.000 3.000L14.000 4.000L13.990 4.001L4.000 5.000Z';
+    for (const tip of [square, rounded, needle]) expect(problemsOf([tip]).problems, tip).toEqual([]);
+  });
+
+  it('takes a step back of 0.05 mm or more for a drawn edge, not a fold', () => {
+    const result = problemsOf(['M10.000 2.000L11.000 2.000L10.950 2.005L12.000 2.010L12.000 4.000L10.000 4.000Z']);
+    expect(result.problems).toEqual([]);
+  });
+
   it('reports a ring touching itself at a vertex (a figure eight)', () => {
     const result = problemsOf(['M10.000 2.000L12.000 4.000L14.000 2.000L14.000 6.000L12.000 4.000L10.000 6.000Z']);
     expect(result.problems).toEqual([{ kind: 'self-intersection', x: 12, y: 4 }]);

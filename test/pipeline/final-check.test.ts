@@ -181,6 +181,53 @@ describe('final check: metal across one boundary', () => {
     expect(narrowest(check([cut(knob)]).thinMetal)).toBeCloseTo(0.5, 3);
   });
 
+  /** A straight-sided wedge of metal on an opening's floor: `base` mm across, its point one vertex `length` mm up, turned by `turn` degrees. */
+  const wedge = (base: number, length: number, turn = 0): Pt[] => {
+    const a = (turn * Math.PI) / 180;
+    const point: Pt = [15 + length * Math.sin(a), 8 - length * Math.cos(a)];
+    return [[10, 2], [20, 2], [20, 8], [15 + base / 2, 8], point, [15 - base / 2, 8], [10, 8]];
+  };
+
+  it('finds a straight-sided wedge under the floor for millimetres, and allows one that is a tip', () => {
+    // 1 mm across and 5 mm long, under 0.6 mm for its last 3 mm: 2 mm past what a tip may reach.
+    // Its sides have no vertex but the point, where they are each other's neighbours.
+    for (const turn of [0, 17]) {
+      const long = check([cut(wedge(1, 5, turn))]);
+      expect(long.thinMetal.length, `turned ${turn}°`).toBeGreaterThan(0);
+      // Narrowest a millimetre from the point, where the tip allowance ends (0.2 mm wide there).
+      expect(narrowest(long.thinMetal)).toBeCloseTo(0.2, 1);
+      // Every chord found lies between there and where the wedge is 0.6 mm wide, 3 mm from the point.
+      const point = wedge(1, 5, turn)[4]!;
+      for (const c of long.thinMetal) {
+        const [x, y] = middle(c);
+        expect(Math.hypot(x! - point[0], y! - point[1])).toBeGreaterThan(0.95);
+        expect(Math.hypot(x! - point[0], y! - point[1])).toBeLessThan(3.05);
+      }
+    }
+    // 1.2 mm across and 1.5 mm long: under 0.6 mm for its last 0.75 mm, a tip.
+    expect(isClean(check([cut(wedge(1.2, 1.5))]))).toBe(true);
+  });
+
+  it('finds a straight-sided V of air under the floor for millimetres, and allows a wide one', () => {
+    const slit: Pt[] = [
+      [10, 4.8],
+      [14, 5],
+      [10, 5.2],
+    ];
+    expect(check([cut(slit)]).narrowOpenings.length).toBeGreaterThan(0);
+    expect(
+      isClean(
+        check([
+          cut([
+            [10, 3],
+            [14, 5],
+            [10, 7],
+          ]),
+        ]),
+      ),
+    ).toBe(true);
+  });
+
   /** The right end pointed at the given angle, with a 0.1 mm flat at its tip on the strip edge. */
   const pointedEnd = (degrees: number): FinalCut[] => {
     const run = 4.95 / Math.tan((degrees / 2) * (Math.PI / 180));

@@ -19,3 +19,21 @@ describe('OPENING_REMOVED wording', () => {
     expect(agent_instruction).toContain('up to its sharp points');
   });
 });
+
+describe('TRACE_REJECTED wording', () => {
+  it('asks for solid shapes only when nothing usable was left to trace', () => {
+    const { message, agent_instruction } = finding('TRACE_REJECTED', {}, ctx);
+    expect(message).toBe('The design could not be traced into a manufacturable shape.');
+    expect(agent_instruction).toContain('solid black shapes on white with clear openings');
+  });
+
+  it("words contours that crossed as the tracing's fault, with a change the drawing does not already have", () => {
+    const { message, agent_instruction } = finding('TRACE_REJECTED', { cause: 'crossing', count: 3 }, ctx);
+    expect(message).toBe(
+      'The traced outlines crossed or touched at 3 places and could not be made into a cutting file there. ' +
+        "This is a fault of the service's tracing, not a rule the drawing breaks.",
+    );
+    expect(agent_instruction).not.toContain('solid black shapes');
+    expect(agent_instruction).toContain('round off the sharpest corners and points there');
+  });
+});

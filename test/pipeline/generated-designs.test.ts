@@ -9,7 +9,7 @@ import { servicePerFile } from '../helpers/service.ts';
 
 /**
  * Generated designs (test/fixtures/pipeline/generated: edge holes, bars, cusps, stars, slots,
- * islands, letters, lace, mixes; bracelets and rings; canvases up to 24 MP) through the real
+ * islands, letters, lace, wedges, mixes; bracelets and rings; canvases up to 24 MP) through the real
  * service and pipeline, each answer judged by the independent checker: every ready cutting file
  * passes it (format, simple rings, floors, one piece) and is faithful to the drawing; every
  * refusal names only codes the checker finds grounds for in the drawing itself. Seeded and

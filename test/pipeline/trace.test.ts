@@ -327,6 +327,40 @@ describe('flattenCurve', () => {
     }
   });
 
+  /**
+   * The apex of a zigzag lace's opening as potrace smooths it (traced on the working raster, moved
+   * to the origin): two cubics meeting at a 90° bend through control arms of 0.4 px against 15 px,
+   * closed by a corner. Moved to the convex side, the pieces next to the apex jumped past it and
+   * back: the contour folded over itself by 5-10 µm there.
+   */
+  const apex: PotraceCurve = {
+    n: 3,
+    tag: ['CURVE', 'CURVE', 'CORNER'],
+    c: [
+      { x: 29.8385, y: 10 },
+      { x: 20.56, y: 1.0475 },
+      { x: 20.1839, y: 1.1055 },
+      { x: 19.8078, y: 1.1635 },
+      { x: 10.725, y: 10.1464 },
+      { x: 0, y: 21.0675 },
+      { x: 20, y: 60 },
+      { x: 20, y: 60 },
+      { x: 40.8028, y: 21 },
+    ],
+  };
+
+  it('follows a sharp bend between two cubics without stepping back on itself', () => {
+    const map = { sx: 0.05, sy: 0.05, ox: 0, oy: 0 };
+    const ring = flattenCurve(apex, map, 0.02);
+    // Both cubics run right to left all the way, and so must every piece of their polyline.
+    const arc = ring.slice(0, ring.findIndex((p) => p[0] === 0) + 1);
+    const steps = arc.slice(1).map((p, i) => p[0] - arc[i]![0]);
+    expect(steps.filter((dx) => dx >= 0)).toEqual([]);
+    const dense = sampleCurve(apex, map, 2000);
+    for (const p of dense) expect(ringDistance(p, ring)).toBeLessThanOrEqual(0.02 + 1e-5);
+    for (const p of alongRing(ring, 10)) expect(ringDistance(p, dense, false)).toBeLessThanOrEqual(0.02 + 1e-5);
+  });
+
   it('centres the polyline on the curve rather than cutting inside it', () => {
     const map = { sx: 0.05, sy: 0.05, ox: 0, oy: 0 };
     const big = curves.reduce((a, b) => (a.n > b.n ? a : b));

@@ -117,6 +117,14 @@ function visitVertex(search: Search, k: number): void {
   const ay = vy - ys[p]!;
   const bx = xs[next[k]!]! - vx;
   const by = ys[next[k]!]! - vy;
+  // A point where the contour turns back by more than a right angle between two long sides (a
+  // straight-sided wedge of metal, a narrow V of air) has no vertex along them where it reaches its
+  // floor, and its sides are each other's neighbours, which the search below leaves out: each is
+  // measured along against the other, or a wedge under the floor for millimetres passed as a tip.
+  if (ax * bx + ay * by < 0) {
+    if (bx * bx + by * by > ALONG2) measureAlong(search, k, false, p);
+    if (ax * ax + ay * ay > ALONG2) measureAlong(search, p, true, k);
+  }
   const gx = cellOf(grid, vx, grid.x0, cols);
   const gy = cellOf(grid, vy, grid.y0, rows);
   const reach = search.reach;

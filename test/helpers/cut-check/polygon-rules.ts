@@ -1,7 +1,7 @@
 /**
  * Simple-polygon rules checked exactly on the integer coordinates (thousandths of a millimetre):
- * no zero-length segment, no back-tracking, no self-intersection, no two rings touching or
- * crossing, every point on the strip. Orientation tests multiply coordinate differences of at most
+ * no zero-length segment, no back-tracking, no fold, no self-intersection, no two rings touching
+ * or crossing, every point on the strip. Orientation tests multiply coordinate differences of at most
  * a few hundred thousand, far inside the 2^53 a double holds exactly.
  *
  * Segment pairs are found with a uniform grid of cells about as many as the segments: each
@@ -33,6 +33,7 @@ export function checkPolygons(paths: Ring[][], lengthU: number, widthU: number, 
       continue;
     }
     backTracking(simple, found);
+    folds(simple, found);
     rings.push(simple);
   }
   crossings(rings, found);
@@ -84,6 +85,39 @@ function backTracking(ring: Ring, found: Problems): void {
     if (ux * wy - uy * wx === 0 && ux * wx + uy * wy < 0) found.add('back-tracking', ring[b]!, ring[b + 1]!);
   }
 }
+
+/**
+ * A fold is a Z in the contour: a segment shorter than `FOLD_MAX_U` that runs back against both its
+ * neighbours (each turn onto and off it is sharper than a right angle) and turns one way onto it and
+ * the other way off it, so the contour steps back on itself and carries on. A sharp tip reverses
+ * once, at its point, and a tip's turns all go the same way; no drawn edge has a fold. Found exactly:
+ * dot and cross products of integer differences.
+ */
+function folds(ring: Ring, found: Problems): void {
+  const n = ring.length / 2;
+  if (n < 4) return;
+  for (let v = 0; v < n; v++) {
+    const p = ((v + n - 1) % n) * 2;
+    const a = v * 2;
+    const b = ((v + 1) % n) * 2;
+    const c = ((v + 2) % n) * 2;
+    const mx = ring[b]! - ring[a]!;
+    const my = ring[b + 1]! - ring[a + 1]!;
+    if (mx * mx + my * my >= FOLD_MAX_U * FOLD_MAX_U) continue;
+    const ux = ring[a]! - ring[p]!;
+    const uy = ring[a + 1]! - ring[p + 1]!;
+    const wx = ring[c]! - ring[b]!;
+    const wy = ring[c + 1]! - ring[b + 1]!;
+    const reversesOnto = ux * mx + uy * my < 0;
+    const reversesOff = mx * wx + my * wy < 0;
+    const turnsBothWays = (ux * my - uy * mx) * (mx * wy - my * wx) < 0;
+    if (reversesOnto && reversesOff && turnsBothWays)
+      found.add('fold', (ring[a]! + ring[b]!) / 2, (ring[a + 1]! + ring[b + 1]!) / 2);
+  }
+}
+
+/** Folds are looked for in segments shorter than this (0.05 mm): steps of a contour, not drawn edges. */
+export const FOLD_MAX_U = 50;
 
 /** Segment pairs that touch or cross: within a ring when not adjacent, between rings always. */
 function crossings(rings: Ring[], found: Problems): void {

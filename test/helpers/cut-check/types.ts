@@ -105,6 +105,7 @@ export interface PolygonProblem {
   kind:
     | 'zero-length-segment'
     | 'back-tracking'
+    | 'fold'
     | 'self-intersection'
     | 'rings-touch'
     | 'rings-cross'

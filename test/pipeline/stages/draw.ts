@@ -49,6 +49,34 @@ export function rect(r: StripRaster, x0Mm: number, y0Mm: number, wMm: number, hM
 }
 
 /**
+ * Sets every pixel whose centre lies in a straight-sided wedge to `value`: its base `baseMm` across
+ * centred on (x, y), its point `lengthMm` away, up the strip turned clockwise by `turnDeg`.
+ */
+export function wedge(
+  r: StripRaster,
+  xMm: number,
+  yMm: number,
+  baseMm: number,
+  lengthMm: number,
+  turnDeg: number,
+  value: 0 | 1,
+): StripRaster {
+  const a = (turnDeg * Math.PI) / 180;
+  const [ux, uy] = [Math.sin(a), -Math.cos(a)];
+  for (let y = 0; y < r.h; y++) {
+    for (let x = 0; x < r.w; x++) {
+      const dx = (x + 0.5) * MM_PER_PX - xMm;
+      const dy = (y + 0.5) * MM_PER_PX - yMm;
+      const along = dx * ux + dy * uy;
+      const across = Math.abs(dy * ux - dx * uy);
+      if (along >= 0 && along <= lengthMm && across <= (baseMm / 2) * (1 - along / lengthMm))
+        r.data[y * r.w + x] = value;
+    }
+  }
+  return r;
+}
+
+/**
  * Runs `stage` on `input` and checks that it left the input as it was (its pixels, size and scale):
  * every stage returns its own output.
  */

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { traceFinalCuts } from '../../../core/pipeline/final-cut.ts';
+import { refusals, traceFinalCuts } from '../../../core/pipeline/final-cut.ts';
+import type { FinalProblems } from '../../../core/pipeline/final/check.ts';
+import { findingFacts } from '../../../core/pipeline/findings.ts';
 import { UNITS_PER_MM, type FinalCut } from '../../../core/pipeline/final/rings.ts';
 import type { StripRaster } from '../../../core/pipeline/raster.ts';
 import { expectGoldenJson } from '../../helpers/golden.ts';
-import { codes, ctx, disc, finalCutOptions, findingsOf, leavesInputAlone, metalStrip, rect } from './draw.ts';
+import { codes, ctx, disc, finalCutOptions, findingsOf, leavesInputAlone, metalStrip, rect, wedge } from './draw.ts';
 
 const STAGE = 'final-cut';
 const finalCut = (raster: StripRaster) =>
@@ -49,11 +51,55 @@ describe('the final cut (final-cut.ts)', () => {
     );
   });
 
+  it('widens a straight-sided wedge under the floor for millimetres, and leaves a short one as a tip', async () => {
+    // In a window 16 x 10 mm, wedges standing from its floor: 2 mm across, 8 mm long and turned 7°
+    // (under 0.6 mm for its last 2.4 mm; traced with straight sides to a point, it passed the check
+    // as a tip), and 1.2 mm across, 1.6 mm long (under 0.6 mm for its last 0.8 mm: a tip).
+    const window = rect(metalStrip(20, 12), 2, 1, 16, 10, 0);
+    const input = wedge(wedge(window, 7.5, 11.1, 2, 8, 7, 1), 14, 11.1, 1.2, 1.6, 0, 1);
+    const out = leavesInputAlone(input, (r) => traceFinalCuts(r, { lengthMm: 20, widthMm: 12 }, finalCutOptions, ctx));
+    expect(out.errors).toEqual([]);
+    expect(out.thickened.length).toBeGreaterThan(0);
+    const point = { x: 7.5 + 8 * Math.sin((7 * Math.PI) / 180), y: 11.1 - 8 * Math.cos((7 * Math.PI) / 180) };
+    for (const at of out.thickened) expect(Math.hypot(at.x - point.x, at.y - point.y)).toBeLessThan(2.5);
+    expect(out.margins.narrowestMetal!.widthMm).toBeGreaterThanOrEqual(0.6);
+    await expectGoldenJson(
+      STAGE,
+      'widened-wedge',
+      { cuts: inMm(out.cuts), thickened: out.thickened, margins: out.margins },
+      GEOMETRY_MM,
+    );
+  });
+
   it('refuses an opening under the floor and returns no cuts', async () => {
     const input = rect(metalStrip(10, 4), 3, 1, 4, 0.15, 0);
     const out = leavesInputAlone(input, finalCut);
     expect(codes(out.errors)).toEqual(['OPENING_TOO_SMALL']);
     expect(out.cuts).toEqual([]);
     await expectGoldenJson(STAGE, 'narrow-slot', { errors: findingsOf(out.errors), margins: out.margins }, GEOMETRY_MM);
+  });
+
+  it("names contours that cross and cannot be mended as the tracing's fault, once a place", () => {
+    const crossing = (x: number, y: number) => ({ kind: 'self-crossing' as const, x, y, ring: 0, other: 0 });
+    const problems: FinalProblems = {
+      thinMetal: [],
+      narrowOpenings: [],
+      pieces: 1,
+      islands: [],
+      detached: [],
+      // A bow-tie's three crossings micrometres apart, and one more 2 mm away.
+      notSimple: [crossing(5000, 2000), crossing(5002, 2001), crossing(5004, 2000), crossing(7000, 2000)],
+      narrowest: {},
+    };
+    const [refusal, ...rest] = refusals(problems, finalCutOptions, ctx);
+    expect(rest).toEqual([]);
+    expect(refusal!.code).toBe('TRACE_REJECTED');
+    expect(refusal!.locations).toEqual([
+      { x: 5, y: 2, r: 0.2 },
+      { x: 7, y: 2, r: 0.2 },
+    ]);
+    expect(findingFacts(refusal!)).toEqual({ cause: 'crossing', count: 2 });
+    // The drawing may pass every floor: it is not told to become what it already is.
+    expect(refusal!.agent_instruction).not.toContain('solid black shapes');
   });
 });
