@@ -3,7 +3,7 @@ import type { Geometry } from '../contract/submission.ts';
 import { despeckleAreaMm2 } from '../config.ts';
 import { classify, classifyDefaults } from './classify.ts';
 import { decodeLuminance } from './decode.ts';
-import { finding, type FindingContext } from './findings.ts';
+import { finding, findingFacts, type FindingContext, type Location } from './findings.ts';
 import type { StripRaster } from './raster.ts';
 import { blameRepairs } from './blame-repairs.ts';
 import { frameStrip } from './frame.ts';
@@ -93,6 +93,7 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
     },
     ctx,
   );
+  if (final.filledPoints.length > 0) withFilledPoints(warnings, final.filledPoints, ctx);
   const thickened = [...framed.thickened, ...final.thickened];
   if (thickened.length > 0) {
     const locations = thickened.slice(0, MAX_LOCATIONS);
@@ -161,3 +162,17 @@ async function readPiece(
 }
 
 const round = (value: number, digits: number): number => Number(value.toFixed(digits));
+
+/**
+ * Adds the points of openings the final check filled (`FinalCutResult.filledPoints`) to the
+ * OPENING_REMOVED warning, in place: one warning names every opening and point filled.
+ */
+function withFilledPoints(warnings: Finding[], points: readonly Location[], ctx: FindingContext): void {
+  const at = warnings.findIndex((w) => w.code === 'OPENING_REMOVED');
+  const before = at >= 0 ? findingFacts(warnings[at]!) : { count: 0, specks: 0, narrow: 0, points: 0, minAreaMm2: 0 };
+  const facts = { ...before, points: Number(before.points ?? 0) + points.length };
+  const locations = [...(at >= 0 ? (warnings[at]!.locations ?? []) : []), ...points].slice(0, MAX_LOCATIONS);
+  const merged = finding('OPENING_REMOVED', facts, ctx, { locations });
+  if (at >= 0) warnings[at] = merged;
+  else warnings.push(merged);
+}

@@ -13,12 +13,15 @@ import { marginsOf } from './margins.ts';
 import { chordPlaces, pointPlace } from './final/places.ts';
 import { thousandths, UNITS_PER_MM, type FinalCut } from './final/rings.ts';
 import type { NarrowChord } from './final/widths.ts';
+import { fillDeadEnds } from './final/dead-ends.ts';
 import { surveyAir, underFloor } from './openings.ts';
 import type { StripRaster } from './raster.ts';
 import { MAX_LOCATIONS } from './spots.ts';
 import { traceCuts, type FaithfulPlace } from './trace.ts';
 
 export interface FinalCutOptions extends FinalRules {
+  /** A narrow part of an opening that ends within this of where it is floor-wide is a tip, filled. */
+  airTipExtentMm: number;
   /** Largest distance between a traced curve and its polyline. */
   flattenToleranceMm: number;
   /** potrace's corner threshold (see tolerances). */
@@ -35,6 +38,8 @@ export interface FinalCutOptions extends FinalRules {
 export interface FinalCutResult {
   /** The cuts exactly as the file holds them; empty when refused. */
   cuts: FinalCut[];
+  /** Where the points of openings beyond a floor-wide chord were filled (for OPENING_REMOVED). */
+  filledPoints: Location[];
   /** Where the final check's necks were widened. */
   thickened: Location[];
   errors: Finding[];
@@ -51,11 +56,12 @@ export interface FinalCutResult {
  * fails the check is never returned.
  */
 export function traceFinalCuts(
-  raster: StripRaster,
+  input: StripRaster,
   strip: { lengthMm: number; widthMm: number },
   options: FinalCutOptions,
   ctx: FindingContext,
 ): FinalCutResult {
+  let raster = input;
   const L = thousandths(strip.lengthMm);
   const W = thousandths(strip.widthMm);
   const traceWith = (strip: StripRaster, faithfulAt: readonly FaithfulPlace[] = []) =>
@@ -77,10 +83,25 @@ export function traceFinalCuts(
   };
   const margins = (problems: FinalProblems) =>
     marginsOf(problems.narrowest, { ...options, marginSearchMm: options.marginSearchMm ?? 0 });
-  const first = trace(raster);
-  if (isClean(first.problems)) return { cuts: first.cuts, thickened: [], errors: [], margins: margins(first.problems) };
+  let first = trace(raster);
+  let filledPoints: Location[] = [];
+  if (first.problems.narrowOpenings.length > 0) {
+    // The point of an opening that tapers past what filling uncuttable openings could tell on the
+    // pixels: filled beyond its floor-wide chord, when it ends within a tip's reach.
+    const dead = fillDeadEnds(raster, first.problems.narrowOpenings, {
+      minOpeningMm: options.minOpeningMm,
+      tipExtentMm: options.airTipExtentMm,
+    });
+    const filled = dead.raster && trace(dead.raster);
+    if (dead.raster && filled && problemCount(filled.problems) < problemCount(first.problems)) {
+      [raster, first, filledPoints] = [dead.raster, filled, dead.filled];
+    }
+  }
+  if (isClean(first.problems))
+    return { cuts: first.cuts, filledPoints, thickened: [], errors: [], margins: margins(first.problems) };
   const refuse = (problems: FinalProblems): FinalCutResult => ({
     cuts: [],
+    filledPoints: [],
     thickened: [],
     errors: refusals(problems, options, ctx),
     margins: margins(problems),
@@ -95,7 +116,8 @@ export function traceFinalCuts(
   if (surveyAir(widened, options.minOpeningMm).verdict.some(underFloor)) return refuse(first.problems);
   const thickened = chordPlaces(repairable, options.minMetalMm);
   const second = trace(widened);
-  if (isClean(second.problems)) return { cuts: second.cuts, thickened, errors: [], margins: margins(second.problems) };
+  if (isClean(second.problems))
+    return { cuts: second.cuts, filledPoints, thickened, errors: [], margins: margins(second.problems) };
   // Anything wrong only after widening is the widening's doing: the thin metal could not be
   // widened, and is what is refused.
   if (newProblems(first.problems, second.problems)) return refuse(first.problems);

@@ -40,6 +40,7 @@ export const stageOptions = (floors: Floors) => ({
   } satisfies ValidateOptions,
   finalCut: {
     ...floors,
+    airTipExtentMm: t.airTipExtentMm,
     maxTipMm: t.maxTipMm,
     maxOpeningTipMm: t.maxOpeningTipMm,
     marginSearchMm: t.marginSearchMm,

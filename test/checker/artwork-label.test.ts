@@ -25,6 +25,28 @@ describe('labelDesign on drawings of one defect each', () => {
     expect(result.reference.specks).toBe(1);
   });
 
+  it('lets a pinch the checker cannot tell from the floor go either way, without deciding the label', async () => {
+    // Two windows joined by a channel 0.19 mm wide: under the floor, within the checker's tolerance.
+    const slot: Point[] = [
+      [10, 5],
+      [14, 5],
+      [14, 6.905],
+      [15, 6.905],
+      [15, 5],
+      [19, 5],
+      [19, 9],
+      [15, 9],
+      [15, 7.095],
+      [14, 7.095],
+      [14, 9],
+      [10, 9],
+    ];
+    const result = await labelOfDrawing([[slot]]);
+    const pinch = result.defects.find((d) => d.kind === 'pinched-opening');
+    expect(pinch?.borderline).toBe('floor');
+    expect(result).toMatchObject({ label: 'cuttable', borderline: true, answer: 'either' });
+  });
+
   it('calls an opening narrower than the floor everywhere repairable: it is filled', async () => {
     const result = await labelOfDrawing([[disc(10, 7, 1.5)], [rect(20, 5, 6, 0.12)]]);
     expect(kinds(result.defects)).toEqual(['narrow-opening true']);

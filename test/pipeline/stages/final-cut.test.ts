@@ -51,6 +51,22 @@ describe('the final cut (final-cut.ts)', () => {
     );
   });
 
+  it('fills the point of an opening that tapers gently past the floor, and refuses a narrow arm', () => {
+    // From a window's top wall, a wedge of air 0.45 mm across and 3 mm long (under 0.2 mm for its
+    // last 1.33 mm: a point) and a slot 0.15 mm wide and 3 mm long (a narrow arm drawn so).
+    const window = rect(metalStrip(20, 10), 2, 5, 16, 3, 0);
+    const pointed = wedge(window, 6, 5.05, 0.45, 3, 0, 0);
+    const out = leavesInputAlone(pointed, finalCut);
+    expect(out.errors).toEqual([]);
+    expect(out.filledPoints).toHaveLength(1);
+    expect(Math.abs(out.filledPoints[0]!.x - 6)).toBeLessThan(0.3);
+    expect(out.filledPoints[0]!.y).toBeLessThan(3.7);
+    const arm = rect(rect(metalStrip(20, 10), 2, 5, 16, 3, 0), 11.925, 2, 0.15, 3.05, 0);
+    const refused = finalCut(arm);
+    expect(codes(refused.errors)).toEqual(['OPENING_TOO_SMALL']);
+    expect(refused.filledPoints).toEqual([]);
+  });
+
   it('widens a straight-sided wedge under the floor for millimetres, and leaves a short one as a tip', async () => {
     // In a window 16 x 10 mm, wedges standing from its floor: 2 mm across, 8 mm long and turned 7°
     // (under 0.6 mm for its last 2.4 mm; traced with straight sides to a point, it passed the check
