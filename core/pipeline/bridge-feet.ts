@@ -93,7 +93,10 @@ export function bridgeFeet(
   return feet;
 }
 
-/** How long a bar is at its longest across its width (mm), and whether it comes near other metal beside it. */
+/**
+ * How long a bar is at its longest across its width (mm), and whether it comes near other metal
+ * beside it or lands on a thin part of the island (either way it would narrow something under a floor).
+ */
 interface Bar {
   length: number;
   crowded: boolean;
@@ -145,13 +148,14 @@ function barLength(
     }
   }
   let longest = 0;
+  let onThin = false;
   for (let line = 0; line < BAR_LINES; line++) {
     const o = -half + (line * 2 * half) / (BAR_LINES - 1);
     const ox = fx - dy * o;
     const oy = fy + dx * o;
     let islandAt = Number.NaN;
     let mainAt = Number.NaN;
-    for (let t = -half; t <= length + options.bridgeMm; t += stepMm) {
+    for (let t = -options.minMetalMm - half; t <= length + options.bridgeMm; t += stepMm) {
       const k = labelOf(ox + dx * t, oy + dy * t);
       if (k === island) islandAt = t;
       else if (k === main && !Number.isNaN(islandAt)) {
@@ -160,8 +164,14 @@ function barLength(
       }
     }
     longest = Math.max(longest, Number.isNaN(mainAt) ? whole : mainAt - islandAt);
+    // Along its axis the bar must land on the island's body, a floor's width deep at least, not on a
+    // thin tapering stroke it would turn into a neck between the bar and the rest of the island.
+    if (line === (BAR_LINES - 1) / 2 && !Number.isNaN(islandAt)) {
+      const behind = islandAt - options.minMetalMm;
+      onThin = labelOf(ox + dx * behind, oy + dy * behind) !== island;
+    }
   }
-  return { length: longest, crowded };
+  return { length: longest, crowded: crowded || onThin };
 }
 
 /** The pixel nearest the centre of a set of pixels. */
