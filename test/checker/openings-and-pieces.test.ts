@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkCutSvg, type CutReport } from '../helpers/cut-check/index.ts';
+import { joinCornerPixels } from '../helpers/cut-check/labels.ts';
 import { cuttingSvg, rect, RULES, type Point } from '../helpers/cut-check/test-shapes.ts';
 
 const TOL = 0.03;
@@ -123,5 +124,18 @@ describe('pieces', () => {
     expect(report.detached[0]!.areaMm2).toBeCloseTo(40, 1);
     expect(report.outlineCuts).toBe(1);
     expect(report.metalAreaMm2).toBeCloseTo(152, 1);
+  });
+});
+
+describe('pixels at a sharp corner (joinCornerPixels)', () => {
+  it('joins a component of one or two pixels touching a larger one at a corner only, never the outside, never a larger one', () => {
+    // 5 x 4 labels: a piece (1), a one-pixel speck (2) diagonal to it, three pixels (3) diagonal to it
+    // too, and one pixel of the outside (0) in a corner.
+    const labels = Int32Array.from([-1, -1, 1, 1, -1, -1, -1, 1, 1, -1, -1, 2, -1, -1, 3, 0, -1, -1, 3, 3]);
+    const joined = joinCornerPixels(labels, 4, 5);
+    expect(joined.count).toBe(3);
+    expect(joined.labels[11]).toBe(joined.labels[7]);
+    expect(joined.labels[15]).toBe(0);
+    expect(joined.labels[14]).not.toBe(joined.labels[7]);
   });
 });

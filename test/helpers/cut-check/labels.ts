@@ -92,3 +92,37 @@ function grow(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
   grown.set(array);
   return grown;
 }
+
+/**
+ * Sampling pixel centres, the apex of a sharp corner can leave one or two pixels that touch the rest
+ * of their cut (or of their metal) only at a pixel's corner: part of it, not an opening or a piece
+ * of its own (the file's rings are measured exactly by the polygon rules, which would find two rings
+ * touching). Such a component, of at most `CORNER_PIXELS` pixels diagonal to a larger one, joins
+ * it; component 0 (the outside, for air) never moves. The labels are renumbered in order.
+ */
+export function joinCornerPixels(labels: Int32Array, count: number, nx: number): { labels: Int32Array; count: number } {
+  const size = new Int32Array(count);
+  for (const label of labels) if (label >= 0) size[label]!++;
+  const into = Int32Array.from({ length: count }, (_, n) => n);
+  for (let k = nx + 1; k < labels.length - nx - 1; k++) {
+    const label = labels[k]!;
+    if (label <= 0 || size[label]! > CORNER_PIXELS || into[label] !== label) continue;
+    for (const d of [-nx - 1, -nx + 1, nx - 1, nx + 1]) {
+      const other = labels[k + d]!;
+      if (other >= 0 && other !== label && size[other]! > CORNER_PIXELS) {
+        into[label] = other;
+        break;
+      }
+    }
+  }
+  if (into.every((n, i) => n === i)) return { labels, count };
+  // Renumber what is left in order, so that the outside stays 0 and openings stay 1…
+  const renumber = new Int32Array(count).fill(-1);
+  let next = 0;
+  for (let n = 0; n < count; n++) if (into[n] === n) renumber[n] = next++;
+  const out = labels.map((label) => (label < 0 ? label : renumber[into[label]!]!));
+  return { labels: out, count: next };
+}
+
+/** Air components at most this big that touch a larger one at a pixel's corner are part of it. */
+const CORNER_PIXELS = 2;

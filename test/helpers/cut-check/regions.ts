@@ -2,7 +2,7 @@
  * The strip's regions on the padded raster: air components (the outside, openings, outline cuts)
  * and metal components (the piece, trapped islands, detached pieces), all 4-connected.
  */
-import { labelComponents } from './labels.ts';
+import { joinCornerPixels, labelComponents } from './labels.ts';
 import type { Grid, Region } from './types.ts';
 
 /** Grid columns i0 … i1 - 1 and rows j0 … j1 - 1. */
@@ -49,39 +49,6 @@ export function airRegions(grid: Grid): AirRegions {
   };
 }
 
-/**
- * Sampling pixel centres, the apex of a sharp corner of a cut can leave one or two air pixels that
- * touch the rest of the cut only at a pixel's corner: one cut, not an opening of its own (the file's
- * rings are measured exactly by the polygon rules, which would find two cuts touching). Such an
- * air component, of at most `CORNER_PIXELS` pixels diagonal to a larger one, joins it.
- */
-function joinCornerPixels(labels: Int32Array, count: number, nx: number): { labels: Int32Array; count: number } {
-  const size = new Int32Array(count);
-  for (const label of labels) if (label >= 0) size[label]!++;
-  const into = Int32Array.from({ length: count }, (_, n) => n);
-  for (let k = nx + 1; k < labels.length - nx - 1; k++) {
-    const label = labels[k]!;
-    if (label <= 0 || size[label]! > CORNER_PIXELS || into[label] !== label) continue;
-    for (const d of [-nx - 1, -nx + 1, nx - 1, nx + 1]) {
-      const other = labels[k + d]!;
-      if (other >= 0 && other !== label && size[other]! > CORNER_PIXELS) {
-        into[label] = other;
-        break;
-      }
-    }
-  }
-  if (into.every((n, i) => n === i)) return { labels, count };
-  // Renumber what is left in order, so that the outside stays 0 and openings stay 1…
-  const renumber = new Int32Array(count).fill(-1);
-  let next = 0;
-  for (let n = 0; n < count; n++) if (into[n] === n) renumber[n] = next++;
-  const out = labels.map((label) => (label < 0 ? label : renumber[into[label]!]!));
-  return { labels: out, count: next };
-}
-
-/** Air components at most this big that touch a larger one at a pixel's corner are part of it. */
-const CORNER_PIXELS = 2;
-
 function boundingBoxes(grid: Grid, labels: Int32Array, count: number): Box[] {
   const boxes = Array.from({ length: count }, () => ({ i0: grid.nx, j0: grid.ny, i1: 0, j1: 0 }));
   for (let j = 0; j < grid.ny; j++) {
@@ -113,7 +80,8 @@ export interface MetalRegions {
  */
 export function metalRegions(grid: Grid, airLabels: Int32Array): MetalRegions {
   const { nx } = grid;
-  const { labels, count } = labelComponents(grid.metal, 1, nx, grid.ny);
+  const labelled = labelComponents(grid.metal, 1, nx, grid.ny);
+  const { labels, count } = joinCornerPixels(labelled.labels, labelled.count, nx);
   const stats = regionStats(grid, labels, count);
   const touchesOutside = new Uint8Array(count);
   for (let k = 0; k < labels.length; k++) {

@@ -11,7 +11,7 @@
  * - narrow-everywhere: a metal component with no core at all.
  */
 import { erodePhase, keepNarrowest, located, lostParts, splitPlaces, type PhaseField } from './narrow-places.ts';
-import { labelComponents, type Components } from './labels.ts';
+import { joinCornerPixels, labelComponents, type Components } from './labels.ts';
 import type { CutRules, Grid, NarrowPlace, ThinMetalKind } from './types.ts';
 import { centreOf, localWidth, placeOf, widthAcross } from './width-estimates.ts';
 
@@ -25,7 +25,8 @@ export function thinMetal(grid: Grid, airLabels: Int32Array, rules: CutRules, to
   const scratch = new Int32Array(grid.metal.length);
   const places: ThinMetal[] = betweenBoundaries(grid, airLabels, field.nearest, below, scratch);
 
-  const components = labelComponents(grid.metal, 1, grid.nx, grid.ny, 4, scratch);
+  const labelled = labelComponents(grid.metal, 1, grid.nx, grid.ny, 4, scratch);
+  const components = joinCornerPixels(labelled.labels, labelled.count, grid.nx);
   const withCore = new Uint8Array(components.count);
   for (let k = 0; k < field.core.length; k++) if (field.core[k]) withCore[components.labels[k]!] = 1;
   places.push(...narrowEverywhere(grid, field, components, withCore));
