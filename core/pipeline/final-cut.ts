@@ -85,7 +85,7 @@ export function traceFinalCuts(
     marginsOf(problems.narrowest, { ...options, marginSearchMm: options.marginSearchMm ?? 0 });
   let first = trace(raster);
   let filledPoints: Location[] = [];
-  if (first.problems.narrowOpenings.length > 0) {
+  if (first.problems.narrowOpenings.length > 0 && first.problems.narrowOpenings.length <= MAX_STRAY_CHORDS) {
     // The point of an opening that tapers past what filling uncuttable openings could tell on the
     // pixels: filled beyond its floor-wide chord, when it ends within a tip's reach.
     const dead = fillDeadEnds(raster, first.problems.narrowOpenings, {
@@ -127,7 +127,11 @@ export function traceFinalCuts(
 /** Where the file is narrower than a floor: both ends of each narrow chord, in millimetres. */
 function strayPlaces(problems: FinalProblems): FaithfulPlace[] {
   const places: FaithfulPlace[] = [];
-  for (const c of [...problems.thinMetal, ...problems.narrowOpenings].slice(0, MAX_STRAY_CHORDS)) {
+  const chords = [...problems.thinMetal, ...problems.narrowOpenings];
+  // A file narrow at this many places is narrow as drawn (a lace too fine for its size): tracing it
+  // again would cost more than it could mend.
+  if (chords.length > MAX_STRAY_CHORDS) return places;
+  for (const c of chords) {
     places.push({ x: c.vx / UNITS_PER_MM, y: c.vy / UNITS_PER_MM, r: STRAY_REACH_MM });
     places.push({ x: c.qx / UNITS_PER_MM, y: c.qy / UNITS_PER_MM, r: STRAY_REACH_MM });
   }
@@ -136,8 +140,8 @@ function strayPlaces(problems: FinalProblems): FaithfulPlace[] {
 
 /** A chord's end lies on its ring up to the file's rounding. */
 const STRAY_REACH_MM = 0.005;
-/** Chords looked at for stray curves: a file with more is narrow all over, as drawn. */
-const MAX_STRAY_CHORDS = 2000;
+/** Chords looked at for stray curves and points of openings: a file with more is narrow all over, as drawn. */
+const MAX_STRAY_CHORDS = 400;
 
 const problemCount = (p: FinalProblems): number =>
   p.thinMetal.length +

@@ -62,17 +62,20 @@ export function surveyAir(raster: StripRaster, minOpeningMm: number): AirSurvey 
   // The opening's wide parts: what the floor's disc reaches where the margin's does too. A spot
   // the floor's disc alone reaches, in a tapering point or a slit, is no wide part of its own: a
   // narrow stretch between it and the opening is not a pinch.
-  const bulk = bulkOf(wide, marginWide, w * h);
-  const beyond = classifyResidue(minus(airMask, bulk.mask), bulk.labels, w, h, tipExtentPx);
   const inner = classifyResidue(under, wide, w, h, tipExtentPx);
 
   const pinches: ComponentBox[] = [];
-  for (let k = 1; k <= beyond.parts.count; k++) {
-    if (beyond.kind[k] !== BETWEEN) continue;
-    const region = labelAt(air, beyond.parts.first[k]!);
-    if (verdict[region] === 'edge' || verdict[region] === 'narrow') continue;
-    pinches.push(beyond.boxes[k]!);
-    verdict[region] = 'pinched';
+  // Only an opening the floor's disc reaches in two parts or more can be pinched (most have one).
+  if (verdicts(air, wide).includes('pinched')) {
+    const bulk = bulkOf(wide, marginWide, w * h);
+    const beyond = classifyResidue(minus(airMask, bulk.mask), bulk.labels, w, h, tipExtentPx);
+    for (let k = 1; k <= beyond.parts.count; k++) {
+      if (beyond.kind[k] !== BETWEEN) continue;
+      const region = labelAt(air, beyond.parts.first[k]!);
+      if (verdict[region] === 'edge' || verdict[region] === 'narrow') continue;
+      pinches.push(beyond.boxes[k]!);
+      verdict[region] = 'pinched';
+    }
   }
   // The margin's dead ends are filled whole when some of them is under the floor (a corner, a
   // point: the margin leaves the tracer room to cut the rest), not when all of them is cut as drawn

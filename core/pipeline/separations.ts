@@ -26,6 +26,8 @@ export function keepSeparations(
 ): { raster: StripRaster; restored: number } {
   const { w, h } = raster;
   const unchanged = { raster, restored: 0 };
+  // Enlarged, the drawing's openings meet only where two of its air pixels touch at a corner.
+  if (bw <= w && bh <= h && !hasAirCorners(crop, bw, bh)) return unchanged;
   const drawn = labelComponents(airOf(crop), bw, bh, 4);
   if (drawn.count < 2) return unchanged;
   // Copied when the first pixel is restored: until then the copy would equal the input.
@@ -88,6 +90,21 @@ function drawnAirAtCentres(
     }
   }
   return out;
+}
+
+/** Whether two air pixels of the kept drawing touch only at a corner (a 2 x 2 block of air on one diagonal, metal on the other). */
+function hasAirCorners(crop: Uint8Array, bw: number, bh: number): boolean {
+  for (let y = 0; y + 1 < bh; y++) {
+    for (let x = 0; x + 1 < bw; x++) {
+      const i = y * bw + x;
+      const a = crop[i]! >>> 7;
+      const b = crop[i + 1]! >>> 7;
+      const c = crop[i + bw]! >>> 7;
+      const d = crop[i + bw + 1]! >>> 7;
+      if (a === d && b === c && a !== b) return true;
+    }
+  }
+  return false;
 }
 
 /** 1 where the kept drawing is air (a shade under 128). */

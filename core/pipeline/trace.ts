@@ -61,9 +61,10 @@ export function traceCuts(raster: StripRaster, options: TraceOptions = {}): CutP
   const holes: { outline: Outline; ring: Point[] }[] = [];
   const places = options.faithfulAt ?? [];
   const field: PaddedField | undefined = places.length > 0 ? { shade: effectiveShade(raster), w, h, pad } : undefined;
+  const grid = places.length > 0 ? placeGrid(places) : undefined;
   const visit = (path: PotracePath) => {
     let ring = flattenCurve(path.curve, map, tolerance);
-    if (field && passesThrough(ring, places)) ring = faithfulRing(field, path.pt[0]!.x - 1, path.pt[0]!.y, map);
+    if (field && passesThrough(ring, grid!)) ring = faithfulRing(field, path.pt[0]!.x - 1, path.pt[0]!.y, map);
     if (!ringInsideRect(ring, maxX, maxY)) ring = clipRingToRect(ring, maxX, maxY);
     const area = ringArea(ring);
     if (ring.length < 3 || area === 0) return;
@@ -96,17 +97,42 @@ export function traceCuts(raster: StripRaster, options: TraceOptions = {}): CutP
   return outers.map(({ cut }) => cut);
 }
 
-/** Whether a ring comes within any place's radius: some segment of it does. */
-function passesThrough(ring: readonly Point[], places: readonly FaithfulPlace[]): boolean {
+/** Places bucketed by millimetre cell, for `passesThrough`. */
+type PlaceGrid = Map<number, FaithfulPlace[]>;
+
+const CELL_MM = 1;
+const cellKey = (cx: number, cy: number): number => cy * 1_000_003 + cx;
+
+function placeGrid(places: readonly FaithfulPlace[]): PlaceGrid {
+  const grid: PlaceGrid = new Map();
   for (const place of places) {
-    for (let i = 0; i < ring.length; i++) {
-      const [ax, ay] = ring[i]!;
-      const [bx, by] = ring[(i + 1) % ring.length]!;
-      const dx = bx - ax;
-      const dy = by - ay;
-      const len2 = dx * dx + dy * dy;
-      const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((place.x - ax) * dx + (place.y - ay) * dy) / len2));
-      if (Math.hypot(place.x - ax - t * dx, place.y - ay - t * dy) <= place.r) return true;
+    for (let cy = Math.floor((place.y - place.r) / CELL_MM); cy <= Math.floor((place.y + place.r) / CELL_MM); cy++) {
+      for (let cx = Math.floor((place.x - place.r) / CELL_MM); cx <= Math.floor((place.x + place.r) / CELL_MM); cx++) {
+        const key = cellKey(cx, cy);
+        const bucket = grid.get(key);
+        if (bucket) bucket.push(place);
+        else grid.set(key, [place]);
+      }
+    }
+  }
+  return grid;
+}
+
+/** Whether a ring comes within any place's radius: some segment of it does. */
+function passesThrough(ring: readonly Point[], grid: PlaceGrid): boolean {
+  for (let i = 0; i < ring.length; i++) {
+    const [ax, ay] = ring[i]!;
+    const [bx, by] = ring[(i + 1) % ring.length]!;
+    for (let cy = Math.floor(Math.min(ay, by) / CELL_MM); cy <= Math.floor(Math.max(ay, by) / CELL_MM); cy++) {
+      for (let cx = Math.floor(Math.min(ax, bx) / CELL_MM); cx <= Math.floor(Math.max(ax, bx) / CELL_MM); cx++) {
+        for (const place of grid.get(cellKey(cx, cy)) ?? []) {
+          const dx = bx - ax;
+          const dy = by - ay;
+          const len2 = dx * dx + dy * dy;
+          const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((place.x - ax) * dx + (place.y - ay) * dy) / len2));
+          if (Math.hypot(place.x - ax - t * dx, place.y - ay - t * dy) <= place.r) return true;
+        }
+      }
     }
   }
   return false;
