@@ -61,7 +61,6 @@ export function traceFinalCuts(
   options: FinalCutOptions,
   ctx: FindingContext,
 ): FinalCutResult {
-  let raster = input;
   const L = thousandths(strip.lengthMm);
   const W = thousandths(strip.widthMm);
   const traceWith = (strip: StripRaster, faithfulAt: readonly FaithfulPlace[] = []) =>
@@ -83,20 +82,23 @@ export function traceFinalCuts(
   };
   const margins = (problems: FinalProblems) =>
     marginsOf(problems.narrowest, { ...options, marginSearchMm: options.marginSearchMm ?? 0 });
-  let first = trace(raster);
-  let filledPoints: Location[] = [];
-  if (first.problems.narrowOpenings.length > 0 && first.problems.narrowOpenings.length <= MAX_STRAY_CHORDS) {
-    // The point of an opening that tapers past what filling uncuttable openings could tell on the
-    // pixels: filled beyond its floor-wide chord, when it ends within a tip's reach.
-    const dead = fillDeadEnds(raster, first.problems.narrowOpenings, {
+  // The point of an opening that tapers past what filling uncuttable openings could tell on the
+  // pixels (or that a widening beside it sharpened): filled beyond its floor-wide chord, when it
+  // ends within a tip's reach.
+  const traceFillingPoints = (strip: StripRaster) => {
+    const traced = trace(strip);
+    const narrow = traced.problems.narrowOpenings;
+    if (narrow.length === 0 || narrow.length > MAX_STRAY_CHORDS) return { strip, traced, filled: [] as Location[] };
+    const dead = fillDeadEnds(strip, narrow, {
       minOpeningMm: options.minOpeningMm,
       tipExtentMm: options.airTipExtentMm,
     });
     const filled = dead.raster && trace(dead.raster);
-    if (dead.raster && filled && problemCount(filled.problems) < problemCount(first.problems)) {
-      [raster, first, filledPoints] = [dead.raster, filled, dead.filled];
-    }
-  }
+    if (!dead.raster || !filled || problemCount(filled.problems) >= problemCount(traced.problems))
+      return { strip, traced, filled: [] as Location[] };
+    return { strip: dead.raster, traced: filled, filled: dead.filled };
+  };
+  const { strip: raster, traced: first, filled: filledPoints } = traceFillingPoints(input);
   if (isClean(first.problems))
     return { cuts: first.cuts, filledPoints, thickened: [], errors: [], margins: margins(first.problems) };
   const refuse = (problems: FinalProblems): FinalCutResult => ({
@@ -108,16 +110,19 @@ export function traceFinalCuts(
   });
   // Thin metal is widened and traced again even when something else is refused too, so that a
   // refusal lists only what the engine cannot fix.
-  const refused = options.refusedMetal ?? [];
-  const repairable = first.problems.thinMetal.filter((c) => !refused.some((at) => chordAt(c, at)));
+  const atRefused = placeIndex(options.refusedMetal ?? []);
+  const repairable = first.problems.thinMetal.filter((c) => !atRefused(c));
   if (repairable.length === 0) return refuse(first.problems);
   const widened: StripRaster = { ...raster, data: raster.data.slice() };
   widenAtChords(widened, repairable, options.neckTargetMm);
   if (surveyAir(widened, options.minOpeningMm).verdict.some(underFloor)) return refuse(first.problems);
   const thickened = chordPlaces(repairable, options.minMetalMm);
-  const second = trace(widened);
-  if (isClean(second.problems))
-    return { cuts: second.cuts, filledPoints, thickened, errors: [], margins: margins(second.problems) };
+  const after = traceFillingPoints(widened);
+  const second = after.traced;
+  if (isClean(second.problems)) {
+    const points = [...filledPoints, ...after.filled];
+    return { cuts: second.cuts, filledPoints: points, thickened, errors: [], margins: margins(second.problems) };
+  }
   // Anything wrong only after widening is the widening's doing: the thin metal could not be
   // widened, and is what is refused.
   if (newProblems(first.problems, second.problems)) return refuse(first.problems);
@@ -151,9 +156,29 @@ const problemCount = (p: FinalProblems): number =>
   p.notSimple.length +
   Math.abs(p.pieces - 1);
 
-/** Whether a chord's middle lies at a place, within a repair's reach of its circle. */
-const chordAt = (c: NarrowChord, at: Location): boolean =>
-  placesMeet({ x: (c.vx + c.qx) / 2 / UNITS_PER_MM, y: (c.vy + c.qy) / 2 / UNITS_PER_MM, r: 0 }, at, REPAIR_REACH_MM);
+/**
+ * Whether a chord's middle lies at one of the places, within a repair's reach of its circle. The
+ * places are bucketed by millimetre: a lace refused at hundreds of places has thousands of chords.
+ */
+function placeIndex(places: readonly Location[]): (c: NarrowChord) => boolean {
+  const cells = new Map<number, Location[]>();
+  const key = (cx: number, cy: number) => cy * 1_000_003 + cx;
+  for (const at of places) {
+    const reach = at.r + REPAIR_REACH_MM;
+    for (let cy = Math.floor(at.y - reach); cy <= Math.floor(at.y + reach); cy++) {
+      for (let cx = Math.floor(at.x - reach); cx <= Math.floor(at.x + reach); cx++) {
+        const bucket = cells.get(key(cx, cy));
+        if (bucket) bucket.push(at);
+        else cells.set(key(cx, cy), [at]);
+      }
+    }
+  }
+  return (c) => {
+    const middle = { x: (c.vx + c.qx) / 2 / UNITS_PER_MM, y: (c.vy + c.qy) / 2 / UNITS_PER_MM, r: 0 };
+    const bucket = cells.get(key(Math.floor(middle.x), Math.floor(middle.y))) ?? [];
+    return bucket.some((at) => placesMeet(middle, at, REPAIR_REACH_MM));
+  };
+}
 
 /** Whether `after` breaks something more than a millimetre from everything `before` broke. */
 function newProblems(before: FinalProblems, after: FinalProblems): boolean {

@@ -59,13 +59,12 @@ export function surveyAir(raster: StripRaster, minOpeningMm: number): AirSurvey 
   const wide = strict < margin ? labelComponents(reached, w, h, 4) : marginWide;
   const under = minus(airMask, reached);
   const slivers = minus(airMask, marginReached);
-  // The opening's wide parts: what the floor's disc reaches where the margin's does too. A spot
-  // the floor's disc alone reaches, in a tapering point or a slit, is no wide part of its own: a
-  // narrow stretch between it and the opening is not a pinch.
-  const inner = classifyResidue(under, wide, w, h, tipExtentPx);
 
   const pinches: ComponentBox[] = [];
   // Only an opening the floor's disc reaches in two parts or more can be pinched (most have one).
+  // Its wide parts are what the floor's disc reaches where the margin's does too: a spot the floor's
+  // disc alone reaches, in a tapering point or a slit, is no wide part of its own, and a narrow
+  // stretch between it and the opening is not a pinch.
   if (verdicts(air, wide).includes('pinched')) {
     const bulk = bulkOf(wide, marginWide, w * h);
     const beyond = classifyResidue(minus(airMask, bulk.mask), bulk.labels, w, h, tipExtentPx);
@@ -90,11 +89,19 @@ export function surveyAir(raster: StripRaster, minOpeningMm: number): AirSurvey 
   forEachRun(outer.parts, (k, from, to) => {
     if (outer.kind[k] === TIP && holdsUnder[k]) residue.fill(1, from, to);
   });
-  forEachRun(inner.parts, (k, from, to) => {
-    if (inner.kind[k] !== TIP) return;
-    const around = outer.kind[labelAt(outer.parts, inner.parts.first[k]!)];
-    if (around !== TIP) residue.fill(1, from, to);
+  // What is under the floor inside the margin's arms and loops (each piece of it lies in one).
+  const inArms = new Uint8Array(w * h);
+  let anyInArms = false;
+  forEachRun(outer.parts, (k, from, to) => {
+    if (outer.kind[k] === TIP) return;
+    for (let i = from; i < to; i++) if (under[i]) anyInArms = Boolean((inArms[i] = 1));
   });
+  if (anyInArms) {
+    const inner = classifyResidue(inArms, wide, w, h, tipExtentPx);
+    forEachRun(inner.parts, (k, from, to) => {
+      if (inner.kind[k] === TIP) residue.fill(1, from, to);
+    });
+  }
   // Along the strip edge, every sliver; in narrow openings nothing (they are filled whole).
   forEachRun(air, (k, from, to) => {
     if (verdict[k] === 'edge') residue.set(slivers.subarray(from, to), from);

@@ -161,7 +161,10 @@ describe('reference trace on random drawings (property tests)', () => {
         if (!raw.some((v) => v < 128)) return;
         const file = parseCutSvg((await referenceTrace(png, d.strip)).svg);
         expect(file.problems).toEqual([]);
-        expect(checkPolygons(file.paths, file.lengthU, file.widthU).problems).toEqual([]);
+        // A fold (a Z under 0.05 mm) is no crossing: on noise whose pixels are a few hundredths of
+        // a millimetre, or stretched, the contour zigzags so because the drawing does.
+        const polygons = checkPolygons(file.paths, file.lengthU, file.widthU).problems;
+        expect(polygons.filter((p) => p.kind !== 'fold')).toEqual([]);
       }),
       { numRuns: 200 },
     );

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { checkFinalCuts, finalCuts, isClean, type FinalProblems } from '../../core/pipeline/final/check.ts';
 import { mendRing } from '../../core/pipeline/final/mend.ts';
 import { metalLoops } from '../../core/pipeline/final/metal-loops.ts';
-import { twiceArea, type FinalCut, type Ring } from '../../core/pipeline/final/rings.ts';
+import { roundCuts, twiceArea, type FinalCut, type Ring } from '../../core/pipeline/final/rings.ts';
+import { cuttingSvg } from '../../core/pipeline/render.ts';
+import { checkCutSvg } from '../helpers/cut-check/index.ts';
 import { ringSet, segmentGrid } from '../../core/pipeline/final/segment-grid.ts';
 import { simplicityProblems } from '../../core/pipeline/final/simplicity.ts';
 import { circle, cut, middle, rect, ring, type Pt } from './cut-shapes.ts';
@@ -403,6 +405,29 @@ describe('final check: simple rings', () => {
     );
     expect(p.notSimple).toEqual([]);
     expect(cuts).toHaveLength(1);
+  });
+  it('writes no fold: a Z step of a few micrometres at a pointed opening is merged, the rest kept as traced', () => {
+    // The top of a pointed opening of the bench lace as traced before folds were merged: the step
+    // from (28.2, 4.701) back to (28.194, 4.711) turns back against both its neighbours.
+    const traced: Pt[] = [
+      [27.383, 4.688],
+      [27.783, 4.656],
+      [28.14, 4.672],
+      [28.2, 4.701],
+      [28.194, 4.711],
+      [28.266, 4.754],
+      [28.463, 4.833],
+      [28.3, 5.6],
+      [27.5, 5.4],
+    ];
+    const lengthMm = 40;
+    const widthMm = 10;
+    const cuts = roundCuts([{ outer: traced, holes: [] }], { L: lengthMm * 1000, W: widthMm * 1000 });
+    const report = checkCutSvg(cuttingSvg(lengthMm, widthMm, cuts), rules);
+    expect(report.polygonProblems).toEqual([]);
+    const asTraced = checkCutSvg(cuttingSvg(lengthMm, widthMm, [cut(traced)]), rules);
+    expect(asTraced.polygonProblems.map((p) => p.kind)).toEqual(['fold']);
+    expect(cuts[0]!.outer.length / 2).toBe(traced.length - 1);
   });
 });
 

@@ -24,15 +24,15 @@ import { servicePerFile } from '../helpers/service.ts';
  *   `GROUND_MM` of a reference defect of a kind that code can mean, and inside the strip;
  * - the label recomputed now is the stored one, so `labels.json` cannot go stale unseen.
  *
- * REAL_ARTWORK_DESIGNS (default 24, or `all`) designs drawn by REAL_ARTWORK_SEED (default 2026);
- * REAL_ARTWORK_REPORT=file.jsonl appends one line per design, which
- * `test/fixtures/real-artwork/tally.ts` tallies by class. REAL_ARTWORK_SOURCE (default `corpus`;
+ * REAL_ARTWORK_DESIGNS (default 12, one of each class first, or `all`) designs drawn by
+ * REAL_ARTWORK_SEED (default 2026); REAL_ARTWORK_REPORT=file.jsonl appends one line per design,
+ * which `test/fixtures/real-artwork/tally.ts` tallies by class. REAL_ARTWORK_SOURCE (default `corpus`;
  * `dir:PATH` or `generated:SEED:COUNT`, see `label-source.ts`) and REAL_ARTWORK_LABELS (default
  * `labels.json`) point the harness elsewhere. Without the corpus the file reports one skipped
  * test that says so; a design without a stored label fails.
  */
 const source = process.env.REAL_ARTWORK_SOURCE ?? 'corpus';
-const wanted = process.env.REAL_ARTWORK_DESIGNS ?? '24';
+const wanted = process.env.REAL_ARTWORK_DESIGNS ?? '12';
 const seed = Number(process.env.REAL_ARTWORK_SEED ?? 2026);
 const reportFile = process.env.REAL_ARTWORK_REPORT;
 const labels = readLabels(process.env.REAL_ARTWORK_LABELS);

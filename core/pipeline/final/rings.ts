@@ -69,12 +69,46 @@ export function roundRing(ring: readonly Point[], strip?: Strip, minSpacingMm = 
     xs.pop();
     ys.pop();
   }
+  unfold(xs, ys, onEdge);
   const out = new Int32Array(xs.length * 2);
   for (let i = 0; i < xs.length; i++) {
     out[2 * i] = xs[i]!;
     out[2 * i + 1] = ys[i]!;
   }
   return hasArea(out) ? out : undefined;
+}
+
+/** Steps shorter than this (0.05 mm) that fold the contour back are merged (see `unfold`). */
+export const FOLD_MAX_MM = 0.05;
+
+/**
+ * Merges the two ends of every fold into their middle, in place: a step shorter than
+ * `FOLD_MAX_MM` that runs back against both its neighbours and turns one way onto it and the
+ * other way off it is a Z in the contour. No drawn edge has one; potrace's corners and the
+ * flattening beside them leave a few micrometres of it now and then (a lace's pointed openings),
+ * and cutting software may flag it. Merging moves the contour by half the step at most; a point on
+ * the strip's edge stays where it is.
+ */
+function unfold(xs: number[], ys: number[], onEdge: (x: number, y: number) => boolean): void {
+  const limit = FOLD_MAX_MM * UNITS_PER_MM;
+  for (let v = 0; xs.length >= 4 && v < xs.length; v++) {
+    const n = xs.length;
+    const [p, a, b, c] = [(v + n - 1) % n, v, (v + 1) % n, (v + 2) % n];
+    const mx = xs[b]! - xs[a]!;
+    const my = ys[b]! - ys[a]!;
+    if (mx * mx + my * my >= limit * limit) continue;
+    const ux = xs[a]! - xs[p]!;
+    const uy = ys[a]! - ys[p]!;
+    const wx = xs[c]! - xs[b]!;
+    const wy = ys[c]! - ys[b]!;
+    const folded = ux * mx + uy * my < 0 && mx * wx + my * wy < 0 && (ux * my - uy * mx) * (mx * wy - my * wx) < 0;
+    if (!folded || onEdge(xs[a]!, ys[a]!) || onEdge(xs[b]!, ys[b]!)) continue;
+    xs[a] = Math.round((xs[a]! + xs[b]!) / 2);
+    ys[a] = Math.round((ys[a]! + ys[b]!) / 2);
+    xs.splice(b, 1);
+    ys.splice(b, 1);
+    v = Math.max(-1, v - 3);
+  }
 }
 
 /** Whether a ring has three distinct points and a nonzero area. */

@@ -102,7 +102,12 @@ function grow(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
  */
 export function joinCornerPixels(labels: Int32Array, count: number, nx: number): { labels: Int32Array; count: number } {
   const size = new Int32Array(count);
-  for (const label of labels) if (label >= 0) size[label]!++;
+  for (let k = 0; k < labels.length; k++) {
+    const label = labels[k]!;
+    if (label >= 0) size[label]!++;
+  }
+  // Most rasters have no component this small: nothing to look for then.
+  if (!size.some((n, label) => label > 0 && n <= CORNER_PIXELS)) return { labels, count };
   const into = Int32Array.from({ length: count }, (_, n) => n);
   for (let k = nx + 1; k < labels.length - nx - 1; k++) {
     const label = labels[k]!;
