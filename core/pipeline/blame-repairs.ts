@@ -53,13 +53,7 @@ function absorb(
   places: readonly Location[],
   ctx: FindingContext,
 ): { warnings: Finding[]; errors: Finding[] } {
-  const outErrors = errors.flatMap((e) => {
-    if (e.code !== code || !e.locations) return [e];
-    const rest = e.locations.filter((place) => !places.some((at) => placesMeet(place, at, REPAIR_REACH_MM)));
-    if (rest.length === e.locations.length) return [e];
-    return rest.length > 0 ? [placesFinding(code, rest, ctx)] : [];
-  });
-  return { warnings, errors: outErrors };
+  return { warnings, errors: errors.flatMap((e) => (e.code === code ? withoutPlaces(e, places, ctx) : [e])) };
 }
 
 /**
@@ -76,22 +70,13 @@ function blame(
 ): { warnings: Finding[]; errors: Finding[] } {
   const changed = warnings.find((w) => w.code === change)?.locations ?? [];
   if (changed.length === 0) return { warnings, errors };
-  const near = (place: Location, at: Location) => placesMeet(place, at, REPAIR_REACH_MM);
   const blamed = changed.filter((at) =>
     errors.some((e) => causes.includes(e.code) && e.locations?.some((place) => near(place, at))),
   );
   if (blamed.length === 0) return { warnings, errors };
-  const outErrors: Finding[] = [];
-  for (const e of errors) {
-    if (!causes.includes(e.code) || !e.locations) {
-      if (e.code !== becomes) outErrors.push(e);
-      continue;
-    }
-    const rest = e.locations.filter((place) => !blamed.some((at) => near(place, at)));
-    if (e.code === becomes) continue;
-    if (rest.length === e.locations.length) outErrors.push(e);
-    else if (rest.length > 0) outErrors.push(placesFinding(e.code, rest, ctx));
-  }
+  const outErrors = errors.flatMap((e) =>
+    e.code === becomes ? [] : causes.includes(e.code) ? withoutPlaces(e, blamed, ctx) : [e],
+  );
   // One finding of the resulting code: what was there already (less what was blamed) and the blamed places.
   const existing = errors.find((e) => e.code === becomes);
   const kept = (existing?.locations ?? []).filter((place) => !blamed.some((at) => near(place, at)));
@@ -102,6 +87,17 @@ function blame(
     w.code !== change ? [w] : left.length > 0 ? [finding(change, facts(left.length), ctx, { locations: left })] : [],
   );
   return { warnings: outWarnings, errors: outErrors };
+}
+
+/** Whether a finding's place lies at a repair's place, within the repair's reach. */
+const near = (place: Location, at: Location): boolean => placesMeet(place, at, REPAIR_REACH_MM);
+
+/** A finding less its places at `places`: itself when none is, one of its code at the rest, or nothing. */
+function withoutPlaces(e: Finding, places: readonly Location[], ctx: FindingContext): Finding[] {
+  if (!e.locations) return [e];
+  const rest = e.locations.filter((place) => !places.some((at) => near(place, at)));
+  if (rest.length === e.locations.length) return [e];
+  return rest.length > 0 ? [placesFinding(e.code, rest, ctx)] : [];
 }
 
 /** A refusal of `code` at `places`, worded for their number (with OPENING_TOO_SMALL's `details`). */

@@ -87,15 +87,15 @@ export function traceFinalCuts(
   // ends within a tip's reach.
   const traceFillingPoints = (strip: StripRaster) => {
     const traced = trace(strip);
+    const unchanged = { strip, traced, filled: [] as Location[] };
     const narrow = traced.problems.narrowOpenings;
-    if (narrow.length === 0 || narrow.length > MAX_STRAY_CHORDS) return { strip, traced, filled: [] as Location[] };
+    if (narrow.length === 0 || narrow.length > MAX_STRAY_CHORDS) return unchanged;
     const dead = fillDeadEnds(strip, narrow, {
       minOpeningMm: options.minOpeningMm,
       tipExtentMm: options.airTipExtentMm,
     });
     const filled = dead.raster && trace(dead.raster);
-    if (!dead.raster || !filled || problemCount(filled.problems) >= problemCount(traced.problems))
-      return { strip, traced, filled: [] as Location[] };
+    if (!dead.raster || !filled || problemCount(filled.problems) >= problemCount(traced.problems)) return unchanged;
     return { strip: dead.raster, traced: filled, filled: dead.filled };
   };
   const { strip: raster, traced: first, filled: filledPoints } = traceFillingPoints(input);

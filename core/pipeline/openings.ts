@@ -94,7 +94,11 @@ export function surveyAir(raster: StripRaster, minOpeningMm: number): AirSurvey 
   let anyInArms = false;
   forEachRun(outer.parts, (k, from, to) => {
     if (outer.kind[k] === TIP) return;
-    for (let i = from; i < to; i++) if (under[i]) anyInArms = Boolean((inArms[i] = 1));
+    for (let i = from; i < to; i++) {
+      if (!under[i]) continue;
+      inArms[i] = 1;
+      anyInArms = true;
+    }
   });
   if (anyInArms) {
     const inner = classifyResidue(inArms, wide, w, h, tipExtentPx);
