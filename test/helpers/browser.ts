@@ -107,23 +107,29 @@ async function expectNoSidewaysScroll(page: Page, name: string): Promise<void> {
   expect(overflow, `${name}: horizontal overflow in px`).toBeLessThanOrEqual(0);
 }
 
+/** How much of the page the screenshot takes: all of it, or the first screen of a very long page. */
+export interface ShotOptions {
+  fullPage?: boolean;
+}
+
 /**
- * The page at a viewport size: no sideways scroll, axe finds nothing, and a full-page screenshot
- * in test/artifacts/{name}.png to look at.
+ * The page at a viewport size: no sideways scroll, axe finds nothing (on the whole page either
+ * way), and a screenshot in test/artifacts/{name}.png to look at.
  */
 export async function checkAndShoot(
   page: Page,
   name: string,
   viewport: { width: number; height: number },
+  { fullPage = true }: ShotOptions = {},
 ): Promise<void> {
   await page.setViewportSize(viewport);
   await expectNoSidewaysScroll(page, name);
   await expectAccessible(page, name);
-  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage });
 }
 
 /** The same at a phone's and a desktop's size: `{name}-phone.png` and `{name}-desktop.png`. */
-export async function checkBothSizes(page: Page, name: string): Promise<void> {
-  await checkAndShoot(page, `${name}-phone`, PHONE);
-  await checkAndShoot(page, `${name}-desktop`, DESKTOP);
+export async function checkBothSizes(page: Page, name: string, options: ShotOptions = {}): Promise<void> {
+  await checkAndShoot(page, `${name}-phone`, PHONE, options);
+  await checkAndShoot(page, `${name}-desktop`, DESKTOP, options);
 }
