@@ -2,15 +2,15 @@ import { labelAt, type Labels } from './labels.ts';
 import type { StripRaster } from './raster.ts';
 
 /*
- * Where an island's bridge goes. The bar runs from a pixel of the island (its foot) to the main
- * piece's pixel nearest it, `bridgeMm` wide. Where it goes decides whether it fits: a bar from the
+ * Where an island's bridge goes. The bar runs from a pixel of the island (its foot) to the held
+ * metal's pixel nearest it (the main piece, and the islands and bars holding on to it), `bridgeMm` wide. Where it goes decides whether it fits: a bar from the
  * vertex of a hexagon sitting in a snowflake's hub hangs over the channels on either side of the
  * vertex and narrows them under the floor, while one across a flat side of the same hexagon, facing
  * the hub's wall, closes only the gap it spans. And it must go to the same place on islands of the
  * same shape, however the working pixels fall on each.
  */
 
-/** How much farther than its nearest point an island's foot may lie from the main piece (mm). */
+/** How much farther than its nearest point an island's foot may lie from the held metal (mm). */
 const FOOT_SLACK_MM = 0.3;
 /** Candidate feet weighed per island: a stretch with more is thinned evenly. */
 const MAX_FEET = 32;
@@ -24,24 +24,28 @@ export interface FootOptions {
   minMetalMm: number;
 }
 
-/** Per island, where its bridge starts and how wide it is. */
+/** Per island, where its bridge starts, how wide it is, and whether even that bar comes near other metal. */
 export interface Feet {
-  /** The foot's pixel; -1 for the main piece and islands out of reach. */
+  /** The foot's pixel; -1 for held metal and islands out of reach. */
   foot: Int32Array;
   widthMm: Float64Array;
+  crowded: Uint8Array;
 }
 
 /**
- * Per island, the foot of its bridge (-1 for the main piece and islands out of reach): among the
- * island's pixels within `FOOT_SLACK_MM` of its least distance to the main piece, the one whose bar
- * is shortest across its whole width, so that along both its sides the island and the main piece
+ * Per island, the foot of its bridge (-1 for held metal and islands out of reach): among the
+ * island's pixels within `FOOT_SLACK_MM` of its least distance to the held metal, the one whose bar
+ * is shortest across its whole width, so that along both its sides the island and the held metal
  * face each other (a flat facing a wall, a letter's top under a rail) rather than one of them
  * turning away into an opening the bar would hang over, and that comes near no other metal beside
  * it. Of equally good feet, the one nearest their middle.
  */
 export function bridgeFeet(
   parts: Labels,
-  main: number,
+  /** Per component, whether it is held already. */
+  isHeld: Uint8Array,
+  /** Per pixel, whether it is held metal (held components and the bars drawn to them). */
+  held: Uint8Array,
   best: Float64Array,
   nearestMain: Int32Array,
   raster: StripRaster,
@@ -63,11 +67,15 @@ export function bridgeFeet(
   const { start, end, label } = parts.runs;
   for (let r = 0; r < label.length; r++) {
     const k = label[r]!;
-    if (k === main || !(best[k]! <= options.reachMm)) continue;
+    if (isHeld[k] || !(best[k]! <= options.reachMm)) continue;
     const limit = Math.min(options.reachMm, best[k]! + FOOT_SLACK_MM);
     for (let i = start[r]!; i < end[r]!; i++) if (distance(i) <= limit) near[k]!.push(i);
   }
-  const feet: Feet = { foot: new Int32Array(parts.count + 1).fill(-1), widthMm: new Float64Array(parts.count + 1) };
+  const feet: Feet = {
+    foot: new Int32Array(parts.count + 1).fill(-1),
+    widthMm: new Float64Array(parts.count + 1),
+    crowded: new Uint8Array(parts.count + 1),
+  };
   // A bar a working pixel over the metal floor, where the full bridge would crowd what is beside it
   // (the final check holds it to the floor exactly).
   const narrowMm = options.minMetalMm + Math.max(raster.mmPerPxX, raster.mmPerPxY);
@@ -77,7 +85,7 @@ export function bridgeFeet(
     const step = Math.ceil(all.length / MAX_FEET);
     const candidates = all.filter((_, n) => n % step === 0);
     const measure = (widthMm: number) =>
-      candidates.map((f) => barLength(parts, k, main, f, nearestMain[f]!, raster, { ...options, bridgeMm: widthMm }));
+      candidates.map((f) => barLength(parts, k, held, f, nearestMain[f]!, raster, { ...options, bridgeMm: widthMm }));
     let widthMm = options.bridgeMm;
     let bars = measure(widthMm);
     if (bars.every((bar) => bar.crowded) && narrowMm < options.bridgeMm) {
@@ -89,6 +97,7 @@ export function bridgeFeet(
     const tied = candidates.filter((_, n) => score(bars[n]!) <= least + Math.max(raster.mmPerPxX, raster.mmPerPxY));
     feet.foot[k] = middleOf(tied, w);
     feet.widthMm[k] = widthMm;
+    feet.crowded[k] = least >= CROWDED ? 1 : 0;
   }
   return feet;
 }
@@ -102,18 +111,22 @@ interface Bar {
   crowded: boolean;
 }
 
+/** `barLength`'s labels for held metal and for islands not held yet (components are numbered from 1). */
+const HELD = -1;
+const OTHER = -2;
+
 /** What coming near other metal weighs against a bar, in millimetres of length: more than any reach. */
 const CROWDED = 100;
 
 /**
  * How long the bar from `foot` to `to` is at its longest across its width: on lines parallel to its
- * axis, from the island's last pixel to the main piece's first. A side that finds no island (the
- * island is narrower than the bar there) or no main piece within reach counts as the whole reach.
+ * axis, from the island's last pixel to the held metal's first. A side that finds no island (the
+ * island is narrower than the bar there) or no held metal within reach counts as the whole reach.
  */
 function barLength(
   parts: Labels,
   island: number,
-  main: number,
+  held: Uint8Array,
   foot: number,
   to: number,
   raster: StripRaster,
@@ -129,22 +142,26 @@ function barLength(
   const dy = (ty - fy) / length;
   const half = options.bridgeMm / 2;
   const stepMm = Math.min(sx, sy);
+  /** The island's label, HELD for held metal, OTHER for other islands, 0 for air or off the strip. */
   const labelOf = (x: number, y: number): number => {
     const px = Math.floor(x / sx);
     const py = Math.floor(y / sy);
-    if (px < 0 || py < 0 || px >= w || py >= h) return -1;
-    return labelAt(parts, py * w + px);
+    if (px < 0 || py < 0 || px >= w || py >= h) return 0;
+    const i = py * w + px;
+    if (held[i]) return HELD;
+    const k = labelAt(parts, i);
+    return k === island ? island : k > 0 ? OTHER : 0;
   };
   const whole = options.reachMm + options.bridgeMm;
-  // Beside the bar, a floor's width out: metal there, of the island past the bar's middle or of the
-  // main piece short of it, is something else the bar would come too close to (the vertex of the
-  // next shape across a channel), not the wall it lands on.
+  // Beside the bar, a floor's width out: metal there, of the island past the bar's middle, held
+  // short of it or of another island anywhere, is something else the bar would come too close to
+  // (the vertex of the next shape across a channel), not the wall it lands on.
   let crowded = false;
   const clearance = half + options.minOpeningMm + Math.max(sx, sy);
   for (const o of [-clearance, clearance]) {
     for (let t = 0; t <= length && !crowded; t += stepMm) {
       const k = labelOf(fx - dy * o + dx * t, fy + dx * o + dy * t);
-      crowded = (k === island && t > length / 2) || (k === main && t < length / 2);
+      crowded = (k === island && t > length / 2) || (k === HELD && t < length / 2) || k === OTHER;
     }
   }
   let longest = 0;
@@ -154,16 +171,16 @@ function barLength(
     const ox = fx - dy * o;
     const oy = fy + dx * o;
     let islandAt = Number.NaN;
-    let mainAt = Number.NaN;
+    let heldAt = Number.NaN;
     for (let t = -options.minMetalMm - half; t <= length + options.bridgeMm; t += stepMm) {
       const k = labelOf(ox + dx * t, oy + dy * t);
       if (k === island) islandAt = t;
-      else if (k === main && !Number.isNaN(islandAt)) {
-        mainAt = t;
+      else if (k === HELD && !Number.isNaN(islandAt)) {
+        heldAt = t;
         break;
       }
     }
-    longest = Math.max(longest, Number.isNaN(mainAt) ? whole : mainAt - islandAt);
+    longest = Math.max(longest, Number.isNaN(heldAt) ? whole : heldAt - islandAt);
     // Along its axis the bar must land on the island's body, a floor's width deep at least, not on a
     // thin tapering stroke it would turn into a neck between the bar and the rest of the island.
     if (line === (BAR_LINES - 1) / 2 && !Number.isNaN(islandAt)) {

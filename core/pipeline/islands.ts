@@ -16,10 +16,17 @@ export interface IslandOptions {
 }
 
 /**
- * Decisions §4 step 6, islands: every metal part but the largest (the main piece) is joined to it
- * by a bar `bridgeMm` wide when it comes within `reachMm` of it (ISLAND_BRIDGED), removed when it
- * is farther and at most `removableIslandMm2` (ISLAND_REMOVED), left for validation to refuse
- * otherwise. In place.
+ * Decisions §4 step 6, islands: every metal part but the largest (the main piece) is held by a bar
+ * `bridgeMm` wide to the nearest metal already held, when it comes within `reachMm` of it
+ * (ISLAND_BRIDGED), removed when it is farther and at most `removableIslandMm2` (ISLAND_REMOVED),
+ * left for validation to refuse otherwise. In place.
+ *
+ * Held metal grows round by round: first the main piece, then every island whose bar to it fits
+ * (comes near nothing else beside it), then islands whose bar fits only to one of those. The facets
+ * of a diamond cut in outline are islands side by side, and the lowest one meets the main piece
+ * only at the diamond's bottom point, where three channels meet and no bar fits; it is held across a
+ * channel by the facet beside it. An island with no fitting bar anywhere gets its best bar to the
+ * held metal, and the final check of the file refuses it if that bar leaves something under a floor.
  */
 export function bridgeIslands(
   raster: StripRaster,
@@ -31,22 +38,37 @@ export function bridgeIslands(
   if (parts.count <= 1) return [];
   let main = 1;
   for (let k = 2; k <= parts.count; k++) if (parts.size[k]! > parts.size[main]!) main = k;
-  const mainMask = componentMask(parts, main, w * h);
-  const toMain = distanceTransform(mainMask, w, h, { withNearest: true });
-  const distance = (i: number): number => {
-    const j = toMain.nearest[i]!;
-    if (j < 0) return Infinity;
-    return Math.hypot(((i % w) - (j % w)) * raster.mmPerPxX, (Math.floor(i / w) - Math.floor(j / w)) * raster.mmPerPxY);
-  };
-  // Per island, how near it comes to the main piece (millimetres).
-  const best = new Float64Array(parts.count + 1).fill(Infinity);
-  const { start, end, label } = parts.runs;
-  for (let r = 0; r < label.length; r++) {
-    const k = label[r]!;
-    if (k === main) continue;
-    for (let i = start[r]!; i < end[r]!; i++) best[k] = Math.min(best[k]!, distance(i));
+  const held = componentMask(parts, main, w * h);
+  const isHeld = new Uint8Array(parts.count + 1);
+  isHeld[main] = 1;
+  const bars: (Bridge | undefined)[] = new Array(parts.count + 1);
+  const nearestMetal = nearestOtherPart(parts, raster);
+  const px = Math.max(raster.mmPerPxX, raster.mmPerPxY);
+  for (let round = 0; ; round++) {
+    const toHeld = distanceTransform(held, w, h, { withNearest: true });
+    const best = nearestApproach(parts, isHeld, toHeld.nearest, raster);
+    const feet = bridgeFeet(parts, isHeld, held, best, toHeld.nearest, raster, options);
+    const reachable = (k: number) => !isHeld[k] && best[k]! <= options.reachMm && feet.foot[k]! >= 0;
+    // An island waits for its nearest metal to be held when that is another island (nearer by more
+    // than a pixel): its bar goes across the gap it was drawn with, not round to the main piece.
+    const fitting: number[] = [];
+    for (let k = 1; k <= parts.count; k++) {
+      if (reachable(k) && !feet.crowded[k] && best[k]! <= nearestMetal[k]! + px) fitting.push(k);
+    }
+    // No island's bar fits any more: the rest get their best bar to what is held, as it is.
+    const last = fitting.length === 0 || round === MAX_ROUNDS - 1;
+    const now = last ? Array.from({ length: parts.count }, (_, n) => n + 1).filter(reachable) : fitting;
+    for (const k of now) {
+      const from = feet.foot[k]!;
+      const to = toHeld.nearest[from]!;
+      drawBar(raster, from, to, feet.widthMm[k]!);
+      drawBar({ ...raster, data: held }, from, to, feet.widthMm[k]!);
+      forRunsOf(parts, k, (s, e) => held.fill(1, s, e));
+      bars[k] = { from, to };
+    }
+    for (const k of now) isHeld[k] = 1;
+    if (last || isHeld.every((on, k) => on || k === 0)) break;
   }
-  const feet = bridgeFeet(parts, main, best, toMain.nearest, raster, options);
   const boxes = componentBoxes(parts, w);
   const bridged: Location[] = [];
   const removed: Location[] = [];
@@ -54,14 +76,12 @@ export function bridgeIslands(
   for (let k = 1; k <= parts.count; k++) {
     if (k === main) continue;
     const at = locate(boxes[k]!, raster, options.minMetalMm);
-    if (best[k]! <= options.reachMm && feet.foot[k]! >= 0) {
-      const from = feet.foot[k]!;
-      const to = toMain.nearest[from]!;
-      drawBar(raster, from, to, feet.widthMm[k]!);
+    const bar = bars[k];
+    if (bar) {
       // The place covers the bar too, to its far end: what was filled beside it is named with it.
       const far = Math.hypot(
-        ((to % w) + 0.5) * raster.mmPerPxX - at.x,
-        (Math.floor(to / w) + 0.5) * raster.mmPerPxY - at.y,
+        ((bar.to % w) + 0.5) * raster.mmPerPxX - at.x,
+        (Math.floor(bar.to / w) + 0.5) * raster.mmPerPxY - at.y,
       );
       bridged.push({ ...at, r: Math.max(at.r, Number((far + options.bridgeMm).toFixed(2))) });
     } else if (parts.size[k]! * pxArea <= options.removableIslandMm2) {
@@ -80,6 +100,68 @@ export function bridgeIslands(
     );
   }
   return found;
+}
+
+/** A bar drawn: from a pixel of its island to the held metal's pixel nearest it. */
+interface Bridge {
+  from: number;
+  to: number;
+}
+
+/** Rounds of holding islands by islands held before: a chain of facets is a few deep. */
+const MAX_ROUNDS = 8;
+
+/**
+ * Per part, how near the nearest other part comes (millimetres, between pixel centres): where two
+ * neighbouring pixels' nearest metal belongs to different parts, the gap between those two metal
+ * pixels. The metal is the parts' pixels, as `raster` holds them before any bar is drawn.
+ */
+function nearestOtherPart(parts: Labels, raster: StripRaster): Float64Array {
+  const { w, h, mmPerPxX: sx, mmPerPxY: sy } = raster;
+  const owner = new Int32Array(w * h);
+  const { start, end, label } = parts.runs;
+  for (let r = 0; r < label.length; r++) owner.fill(label[r]!, start[r]!, end[r]!);
+  const { nearest } = distanceTransform(raster.data, w, h, { withNearest: true });
+  const best = new Float64Array(parts.count + 1).fill(Infinity);
+  const gap = (a: number, b: number) => {
+    const ka = owner[a]!;
+    const kb = owner[b]!;
+    if (ka === kb) return;
+    const d = Math.hypot(((a % w) - (b % w)) * sx, (Math.floor(a / w) - Math.floor(b / w)) * sy);
+    if (d < best[ka]!) best[ka] = d;
+    if (d < best[kb]!) best[kb] = d;
+  };
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const p = y * w + x;
+      const a = nearest[p]!;
+      if (a < 0) continue;
+      if (x + 1 < w && nearest[p + 1]! >= 0 && nearest[p + 1] !== a) gap(a, nearest[p + 1]!);
+      if (y + 1 < h && nearest[p + w]! >= 0 && nearest[p + w] !== a) gap(a, nearest[p + w]!);
+    }
+  }
+  return best;
+}
+
+/** Per island not held yet, how near it comes to the held metal (millimetres; Infinity for the held). */
+function nearestApproach(parts: Labels, isHeld: Uint8Array, nearest: Int32Array, raster: StripRaster): Float64Array {
+  const { w } = raster;
+  const best = new Float64Array(parts.count + 1).fill(Infinity);
+  const { start, end, label } = parts.runs;
+  for (let r = 0; r < label.length; r++) {
+    const k = label[r]!;
+    if (isHeld[k]) continue;
+    for (let i = start[r]!; i < end[r]!; i++) {
+      const j = nearest[i]!;
+      if (j < 0) continue;
+      const d = Math.hypot(
+        ((i % w) - (j % w)) * raster.mmPerPxX,
+        (Math.floor(i / w) - Math.floor(j / w)) * raster.mmPerPxY,
+      );
+      if (d < best[k]!) best[k] = d;
+    }
+  }
+  return best;
 }
 
 /** Metal on every pixel whose centre lies within half the width of the segment between two pixel centres. */

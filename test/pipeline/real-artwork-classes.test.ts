@@ -60,6 +60,16 @@ const CASES: Case[] = [
     why: '4: whole letters floating in a window, each bridged; the crevice filled beside a bar named',
     warnings: ['ISLAND_BRIDGED'],
   },
+  {
+    id: 'icons-plate/charms-6/ring-70x12@2048',
+    why: "4: a diamond's facets cut in outline, the lowest held by the facet beside it, not at the point where three channels meet",
+    warnings: ['ISLAND_BRIDGED'],
+  },
+  {
+    id: 'script-plate/alex-brush-Shira/bracelet-165x18@1536',
+    why: "4: a sliver of metal between two strokes of a script letter, a point the floor's disc passes, refused NECK_TOO_THIN",
+    warnings: ['ISLAND_BRIDGED'],
+  },
 ];
 
 describe('the failure classes of real artwork (issue #24), each on a design that showed it', () => {

@@ -4,14 +4,18 @@ import { metalLoops } from './metal-loops.ts';
 import { roundCuts, UNITS_PER_MM, type FinalCut, type Ring } from './rings.ts';
 import { ringSet, segmentGrid } from './segment-grid.ts';
 import { simplicityProblems, type SimplicityProblem } from './simplicity.ts';
+import { tipAllowanceFromChord } from './tips.ts';
 import { measureWidths, type NarrowChord, type Narrowest } from './widths.ts';
 
 export interface FinalRules {
   minOpeningMm: number;
   minMetalMm: number;
-  /** Metal narrower than the floor is a tip (allowed) when it reaches at most this beyond where it is that wide. */
+  /**
+   * Metal narrower than the floor is a tip (allowed) when it reaches at most this beyond where the
+   * floor's disc reaches into it (`tipAllowanceFromChord`).
+   */
   maxTipMm: number;
-  /** Likewise for the corners of openings. */
+  /** Likewise for the corners of openings, from where they are that wide. */
   maxOpeningTipMm: number;
   /**
    * How far above each floor the narrowest metal and opening are looked for (`narrowest`); openings
@@ -90,7 +94,7 @@ export function checkFinalCuts(cuts: readonly FinalCut[], L: number, W: number, 
     {
       minMetal: rules.minMetalMm * UNITS_PER_MM,
       minOpening: rules.minOpeningMm * UNITS_PER_MM,
-      maxMetalTip: rules.maxTipMm * UNITS_PER_MM,
+      maxMetalTip: tipAllowanceFromChord(rules.maxTipMm, rules.minMetalMm) * UNITS_PER_MM,
       maxOpeningTip: rules.maxOpeningTipMm * UNITS_PER_MM,
     },
     (rules.marginSearchMm ?? 0) * UNITS_PER_MM,

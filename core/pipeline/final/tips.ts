@@ -6,6 +6,26 @@ import type { NarrowChord, WidthRules } from './widths.ts';
  * the loop facts and arc tests the width search (widths.ts) asks for each same-loop chord.
  */
 
+/**
+ * How far beyond a floor-wide chord a point may reach, for a point allowed `allowance` beyond where
+ * the floor's disc reaches into it (as the disc's reach measures points: the morphological opening
+ * of the independent check, and the working raster's `isTip`). The disc, radius r, that fits a
+ * straight point of half-angle θ stops r / sin θ - r short of its end, so points narrower than
+ * θ* = asin(r / (allowance + r)) are too long. The chords this check measures run square to one side
+ * of a point; the floor-wide one lies floor / tan 2θ from the end. At θ* that is the allowance from
+ * the chord: 1.19 mm for metal, where 1 mm refused a sliver between two strokes of a script letter
+ * that the disc's reach passes. (The corners of openings keep their 0.3 mm from the chord: a
+ * sharper corner is filled, which is the repair the engine makes there.) Measured on straight
+ * points of metal: the independent checker refuses those narrower than 13.1-13.3° by their
+ * direction, this check (measuring from the exact floor, the checker a tolerance under it) those
+ * narrower than 13.3-13.9°, so a file it passes passes the checker.
+ */
+export function tipAllowanceFromChord(allowance: number, floor: number): number {
+  const r = floor / 2;
+  const widest = Math.asin(r / (allowance + r));
+  return floor / Math.tan(2 * widest);
+}
+
 export interface LoopFacts {
   first: number;
   n: number;

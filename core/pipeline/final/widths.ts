@@ -218,19 +218,41 @@ function measureAlong(search: Search, k: number, fromEnd: boolean, s: number): v
   const s2 = sx * sx + sy * sy;
   if (s2 === 0) return;
   const pieces = Math.ceil(Math.hypot(kx, ky) / ALONG_STEP);
-  for (let p = 1; p < pieces; p++) {
-    const u = fromEnd ? 1 - p / pieces : p / pieces;
+  /** The nearest point of segment s to the point at u on segment k: its t and the squared distance. */
+  const across = (u: number): [number, number] => {
     const mx = xs[k]! + u * kx;
     const my = ys[k]! + u * ky;
     const t = Math.min(1, Math.max(0, ((mx - xs[s]!) * sx + (my - ys[s]!) * sy) / s2));
-    const dx = xs[s]! + t * sx - mx;
-    const dy = ys[s]! + t * sy - my;
-    const d2 = dx * dx + dy * dy;
-    if (d2 >= search.reach2) return;
+    return [t, (xs[s]! + t * sx - mx) ** 2 + (ys[s]! + t * sy - my) ** 2];
+  };
+  const measure = (u: number, t: number, d2: number): void => {
     // As from a vertex: along the edge, or into air at least the opening floor wide, is no narrowing.
-    const atM = leftOf(kx, ky, dx, dy);
-    if (atM === 0 || (atM < 0 && d2 >= search.minOpening2)) continue;
+    const atM = leftOf(kx, ky, xs[s]! + t * sx - xs[k]! - u * kx, ys[s]! + t * sy - ys[k]! - u * ky);
+    if (atM === 0 || (atM < 0 && d2 >= search.minOpening2)) return;
     const chord = measureChord(search, k, u, s, t);
     if (chord) keep(search, chord, true);
+  };
+  let inReach = fromEnd ? 1 : 0;
+  for (let p = 1; p < pieces; p++) {
+    const u = fromEnd ? 1 - p / pieces : p / pieces;
+    const [t, d2] = across(u);
+    if (d2 < search.reach2) {
+      measure(u, t, d2);
+      inReach = u;
+      continue;
+    }
+    // The widest chord within reach lies between the last step and this one: how far a point
+    // reaches beyond its floor-wide chord is measured from there, not from up to a step short of it.
+    let outOfReach = u;
+    for (let i = 0; i < EDGE_HALVINGS; i++) {
+      const mid = (inReach + outOfReach) / 2;
+      if (across(mid)[1] < search.reach2) inReach = mid;
+      else outOfReach = mid;
+    }
+    if (p > 1) measure(inReach, ...across(inReach));
+    return;
   }
 }
+
+/** Halvings that find where a narrowing reaches the check's reach between two steps: to 0.1 / 2^6 mm. */
+const EDGE_HALVINGS = 6;

@@ -76,6 +76,30 @@ describe('framing (frame.ts)', () => {
     expect(Math.max(...middles) - Math.min(...middles)).toBeLessThanOrEqual(0.1);
   });
 
+  it('holds an island by the island beside it when that is its nearest metal, across the gap drawn between them', () => {
+    // Three 4 x 4 mm islands in a row in a window 13.6 x 6 mm: the outer two 0.4 mm from the
+    // window's side walls, the middle one 0.4 mm from each of them and 1 mm from the top and bottom
+    // walls. The middle one's bar crosses a 0.4 mm gap to an island, not 1 mm to the window.
+    const r = metalStrip(24, 10);
+    rect(r, 5, 2, 13.6, 6, 0);
+    for (const x of [5.4, 9.8, 14.2]) rect(r, x, 3, 4, 4, 1);
+    const out = leavesInputAlone(r, frame);
+    expect(codes(out.warnings)).toEqual(['ISLAND_BRIDGED']);
+    expect(findingsOf(out.warnings)[0]!.facts).toMatchObject({ count: 3 });
+    expect(pieces(out.raster)).toBe(1);
+    const added = (x0: number, x1: number, y0: number, y1: number) => {
+      let n = 0;
+      for (let y = Math.round(y0 / 0.05); y < Math.round(y1 / 0.05); y++) {
+        for (let x = Math.round(x0 / 0.05); x < Math.round(x1 / 0.05); x++) n += out.raster.data[y * out.raster.w + x]!;
+      }
+      return n;
+    };
+    // Nothing across the middle island's 1 mm gaps to the top and bottom walls.
+    expect(added(9.9, 13.7, 2.05, 2.95) + added(9.9, 13.7, 7.05, 7.95)).toBe(0);
+    // A bar across one of the 0.4 mm gaps beside it.
+    expect(added(9.45, 9.75, 3, 7) + added(13.85, 14.15, 3, 7)).toBeGreaterThan(0);
+  });
+
   it('widens a bar under the floor and shaves a hairline spur, and hands on its survey of the openings', async () => {
     const out = leavesInputAlone(thinMetal(), frame);
     expect(codes(out.warnings)).toEqual(['SPURS_SHAVED']);
