@@ -232,7 +232,9 @@ function measureAlong(search: Search, k: number, fromEnd: boolean, s: number): v
     const chord = measureChord(search, k, u, s, t);
     if (chord) keep(search, chord, true);
   };
-  let inReach = fromEnd ? 1 : 0;
+  // The segment's end at the vertex walked from: the vertex's own chords are measured from it.
+  const start = fromEnd ? 1 : 0;
+  let inReach = start;
   for (let p = 1; p < pieces; p++) {
     const u = fromEnd ? 1 - p / pieces : p / pieces;
     const [t, d2] = across(u);
@@ -249,7 +251,7 @@ function measureAlong(search: Search, k: number, fromEnd: boolean, s: number): v
       if (across(mid)[1] < search.reach2) inReach = mid;
       else outOfReach = mid;
     }
-    if (p > 1) measure(inReach, ...across(inReach));
+    if (inReach !== start) measure(inReach, ...across(inReach));
     return;
   }
 }
