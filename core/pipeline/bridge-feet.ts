@@ -1,13 +1,14 @@
 import { labelAt, type Labels } from './labels.ts';
-import type { StripRaster } from './raster.ts';
+import { pixelDistanceMm, type StripRaster } from './raster.ts';
 
 /*
  * Where an island's bridge goes. The bar runs from a pixel of the island (its foot) to the held
- * metal's pixel nearest it (the main piece, and the islands and bars holding on to it), `bridgeMm` wide. Where it goes decides whether it fits: a bar from the
- * vertex of a hexagon sitting in a snowflake's hub hangs over the channels on either side of the
- * vertex and narrows them under the floor, while one across a flat side of the same hexagon, facing
- * the hub's wall, closes only the gap it spans. And it must go to the same place on islands of the
- * same shape, however the working pixels fall on each.
+ * metal's pixel nearest it (the main piece, and the islands and bars holding on to it), `bridgeMm`
+ * wide. Where it goes decides whether it fits: a bar from the vertex of a hexagon sitting in a
+ * snowflake's hub hangs over the channels on either side of the vertex and narrows them under the
+ * floor, while one across a flat side of the same hexagon, facing the hub's wall, closes only the
+ * gap it spans. And it must go to the same place on islands of the same shape, however the working
+ * pixels fall on each.
  */
 
 /** How much farther than its nearest point an island's foot may lie from the held metal (mm). */
@@ -47,21 +48,14 @@ export function bridgeFeet(
   /** Per pixel, whether it is held metal (held components and the bars drawn to them). */
   held: Uint8Array,
   best: Float64Array,
-  nearestMain: Int32Array,
+  nearestHeld: Int32Array,
   raster: StripRaster,
   options: FootOptions,
 ): Feet {
   const { w } = raster;
-  const mmOf = (i: number): [number, number] => [
-    ((i % w) + 0.5) * raster.mmPerPxX,
-    (Math.floor(i / w) + 0.5) * raster.mmPerPxY,
-  ];
   const distance = (i: number): number => {
-    const j = nearestMain[i]!;
-    if (j < 0) return Infinity;
-    const [ax, ay] = mmOf(i);
-    const [bx, by] = mmOf(j);
-    return Math.hypot(ax - bx, ay - by);
+    const j = nearestHeld[i]!;
+    return j < 0 ? Infinity : pixelDistanceMm(raster, i, j);
   };
   const near: number[][] = Array.from({ length: parts.count + 1 }, () => []);
   const { start, end, label } = parts.runs;
@@ -85,7 +79,7 @@ export function bridgeFeet(
     const step = Math.ceil(all.length / MAX_FEET);
     const candidates = all.filter((_, n) => n % step === 0);
     const measure = (widthMm: number) =>
-      candidates.map((f) => barLength(parts, k, held, f, nearestMain[f]!, raster, { ...options, bridgeMm: widthMm }));
+      candidates.map((f) => barLength(parts, k, held, f, nearestHeld[f]!, raster, { ...options, bridgeMm: widthMm }));
     let widthMm = options.bridgeMm;
     let bars = measure(widthMm);
     if (bars.every((bar) => bar.crowded) && narrowMm < options.bridgeMm) {

@@ -3,7 +3,7 @@ import { bridgeFeet } from './bridge-feet.ts';
 import { distanceTransform } from './distance.ts';
 import { finding, type FindingContext, type Location } from './findings.ts';
 import { componentBoxes, componentMask, forRunsOf, type Labels } from './labels.ts';
-import type { StripRaster } from './raster.ts';
+import { pixelDistanceMm, type StripRaster } from './raster.ts';
 import { locate, MAX_LOCATIONS } from './spots.ts';
 
 /** What bridging islands needs of the framing options. */
@@ -117,7 +117,7 @@ const MAX_ROUNDS = 8;
  * pixels. The metal is the parts' pixels, as `raster` holds them before any bar is drawn.
  */
 function nearestOtherPart(parts: Labels, raster: StripRaster): Float64Array {
-  const { w, h, mmPerPxX: sx, mmPerPxY: sy } = raster;
+  const { w, h } = raster;
   const owner = new Int32Array(w * h);
   const { start, end, label } = parts.runs;
   for (let r = 0; r < label.length; r++) owner.fill(label[r]!, start[r]!, end[r]!);
@@ -127,7 +127,7 @@ function nearestOtherPart(parts: Labels, raster: StripRaster): Float64Array {
     const ka = owner[a]!;
     const kb = owner[b]!;
     if (ka === kb) return;
-    const d = Math.hypot(((a % w) - (b % w)) * sx, (Math.floor(a / w) - Math.floor(b / w)) * sy);
+    const d = pixelDistanceMm(raster, a, b);
     if (d < best[ka]!) best[ka] = d;
     if (d < best[kb]!) best[kb] = d;
   };
@@ -145,7 +145,6 @@ function nearestOtherPart(parts: Labels, raster: StripRaster): Float64Array {
 
 /** Per island not held yet, how near it comes to the held metal (millimetres; Infinity for the held). */
 function nearestApproach(parts: Labels, isHeld: Uint8Array, nearest: Int32Array, raster: StripRaster): Float64Array {
-  const { w } = raster;
   const best = new Float64Array(parts.count + 1).fill(Infinity);
   const { start, end, label } = parts.runs;
   for (let r = 0; r < label.length; r++) {
@@ -154,10 +153,7 @@ function nearestApproach(parts: Labels, isHeld: Uint8Array, nearest: Int32Array,
     for (let i = start[r]!; i < end[r]!; i++) {
       const j = nearest[i]!;
       if (j < 0) continue;
-      const d = Math.hypot(
-        ((i % w) - (j % w)) * raster.mmPerPxX,
-        (Math.floor(i / w) - Math.floor(j / w)) * raster.mmPerPxY,
-      );
+      const d = pixelDistanceMm(raster, i, j);
       if (d < best[k]!) best[k] = d;
     }
   }

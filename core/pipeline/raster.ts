@@ -20,6 +20,12 @@ export interface StripRaster extends Mask {
   shade?: Uint8Array;
 }
 
+/** Millimetres between the centres of pixels a and b of a strip raster. */
+export const pixelDistanceMm = (raster: StripRaster, a: number, b: number): number => {
+  const { w } = raster;
+  return Math.hypot(((a % w) - (b % w)) * raster.mmPerPxX, (Math.floor(a / w) - Math.floor(b / w)) * raster.mmPerPxY);
+};
+
 export const newMask = (w: number, h: number): Mask => ({ w, h, data: new Uint8Array(w * h) });
 
 export const cloneMask = (m: Mask): Mask => ({ w: m.w, h: m.h, data: m.data.slice() });
