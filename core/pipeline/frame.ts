@@ -1,12 +1,14 @@
 import type { Finding } from '../contract/finding.ts';
-import { finding, type FindingContext, type Location } from './findings.ts';
+import { finding, placesMeet, type FindingContext, type Location } from './findings.ts';
 import { bridgeIslands } from './islands.ts';
 import { labelComponents, type Labels } from './labels.ts';
 import { surveyAir, underFloor, type AirSurvey } from './openings.ts';
 import type { StripRaster } from './raster.ts';
 import { MAX_LOCATIONS } from './spots.ts';
 import { surveyAroundWebs } from './local-survey.ts';
-import { shaveSpurs, thinMetal, widenThinMetal } from './reinforce.ts';
+import { shaveSpurs, thinMetal, widenThinMetal, type ThinMetal } from './reinforce.ts';
+import type { ThinPart } from './thin-metal.ts';
+import { trimLongPoints } from './trim-points.ts';
 
 export interface FrameOptions {
   minOpeningMm: number;
@@ -104,25 +106,9 @@ export function frameStrip(
     };
   }
   const beforeWidening = places > 0 ? raster.data.slice() : undefined;
-  const thickened = widenThinMetal(raster, thin, options.neckTargetMm);
-  // A web is widened chord by chord to the target; a thin part by an estimate of its width, which
-  // for a part that narrows (a waist, a tapering finger) may fall short: those are measured again.
-  for (let round = 1, left = thin.necks; left.length > 0 && round < MAX_NECK_ROUNDS; round++) {
-    const again = thinMetal(raster, options, undefined, reach);
-    left = [...again.spurs, ...again.necks];
-    widenThinMetal(raster, { necks: left, webs: again.webs, air: again.air }, options.neckTargetMm);
-  }
-  const refuse = (): FrameResult => {
-    raster.data.set(beforeWidening!);
-    const locations = thickened.slice(0, MAX_LOCATIONS);
-    return {
-      raster,
-      warnings,
-      errors: [finding('NECK_TOO_THIN', { count: thickened.length }, ctx, { locations })],
-      thickened: [],
-      measured: unsurveyed,
-    };
-  };
+  const thickened = widenNecks(raster, thin, options, reach, []);
+  const neckTooThin = (places: readonly Location[]): Finding =>
+    finding('NECK_TOO_THIN', { count: places.length }, ctx, { locations: places.slice(0, MAX_LOCATIONS) });
   if (warnings.length === 0 && thin.necks.length === 0) {
     // Only webs were widened: only the openings beside them changed.
     const local = surveyAroundWebs(raster, thin.air, thin.webs, options.minOpeningMm);
@@ -136,12 +122,33 @@ export function frameStrip(
   let survey = surveyAir(raster, options.minOpeningMm);
   let errors: Finding[] = [];
   let widened = thickened;
+  let baseline = beforeWidening;
   if (beforeWidening && spoils(survey)) {
-    const split = undoWhereSpoiled(raster, beforeWidening, survey, thickened, options);
-    if (!split) return refuse();
+    // A point whose widening closes the opening beside it is trimmed instead (its end beyond the
+    // tip allowance, when that is a hairline) or kept when the floor's disc finds it within the
+    // allowance, and the other places are widened again.
+    const widenedData = raster.data.slice();
+    raster.data.set(beforeWidening);
+    const points = trimLongPoints(raster, besideSpoiled(raster, survey, thickened, options), options);
+    if (points.shaved.length > 0) {
+      const locations = points.shaved.slice(0, MAX_LOCATIONS);
+      warnings.push(finding('SPURS_SHAVED', { count: points.shaved.length }, ctx, { locations }));
+    }
+    if (points.trimmed.length + points.kept.length > 0) {
+      baseline = raster.data.slice();
+      widened = widenNecks(raster, thin, options, reach, [...points.trimmed, ...points.kept]);
+      survey = surveyAir(raster, options.minOpeningMm);
+    } else raster.data.set(widenedData);
+  }
+  if (baseline && widened.length > 0 && spoils(survey)) {
+    const split = undoWhereSpoiled(raster, baseline, survey, widened, options);
+    if (!split) {
+      // Nothing widened stays widened: the thin metal left as drawn is refused as it is.
+      raster.data.set(baseline);
+      return { raster, warnings, errors: [neckTooThin(widened)], thickened: [], measured: unsurveyed };
+    }
     ({ survey, widened } = split);
-    const locations = split.refused.slice(0, MAX_LOCATIONS);
-    errors = [finding('NECK_TOO_THIN', { count: split.refused.length }, ctx, { locations })];
+    errors = [neckTooThin(split.refused)];
   }
   // Bridges and widened necks can leave new tips and slivers of air; the laser cannot cut them.
   // Only those: filling uncuttable openings already filled what the drawing had, and filling the
@@ -151,6 +158,51 @@ export function frameStrip(
 }
 
 const spoils = (survey: AirSurvey): boolean => survey.verdict.some(underFloor);
+
+/**
+ * Widens the necks and webs, in place, and the thin parts again where that fell short (up to
+ * MAX_NECK_ROUNDS), leaving the points at `trimmed` (trimmed or kept) as they are. Returns the places widened.
+ */
+function widenNecks(
+  raster: StripRaster,
+  thin: ThinMetal,
+  options: FrameOptions,
+  reach: 'margin' | 'floor',
+  trimmed: readonly Location[],
+): Location[] {
+  const keep = (part: ThinPart): boolean => !trimmed.some((at) => placesMeet(at, part.at));
+  const first = { ...thin, necks: thin.necks.filter(keep) };
+  const thickened = widenThinMetal(raster, first, options.neckTargetMm);
+  // A web is widened chord by chord to the target; a thin part by an estimate of its width, which
+  // for a part that narrows (a waist, a tapering finger) may fall short: those are measured again.
+  for (let round = 1, left = first.necks; left.length > 0 && round < MAX_NECK_ROUNDS; round++) {
+    const again = thinMetal(raster, options, undefined, reach);
+    left = [...again.spurs, ...again.necks].filter(keep);
+    widenThinMetal(raster, { necks: left, webs: again.webs, air: again.air }, options.neckTargetMm);
+  }
+  return thickened;
+}
+
+/** The places whose widening reaches an opening it left under the floor. */
+function besideSpoiled(
+  raster: StripRaster,
+  survey: AirSurvey,
+  places: readonly Location[],
+  options: FrameOptions,
+): Location[] {
+  const { mmPerPxX: sx, mmPerPxY: sy } = raster;
+  const spoiled = survey.boxes.filter((_, k) => underFloor(survey.verdict[k]!));
+  return places.filter((at) =>
+    spoiled.some((b) => {
+      const dx = Math.max(b.x0 * sx - at.x, 0, at.x - (b.x1 + 1) * sx);
+      const dy = Math.max(b.y0 * sy - at.y, 0, at.y - (b.y1 + 1) * sy);
+      return Math.hypot(dx, dy) <= widenedReach(at, options);
+    }),
+  );
+}
+
+/** A widening reaches at most the target width beyond its place's circle. */
+const widenedReach = (at: Location, options: FrameOptions): number => at.r + options.neckTargetMm;
 
 /**
  * Where widening left an opening under the floor, undoes it at the thin places beside that
@@ -165,16 +217,8 @@ function undoWhereSpoiled(
   options: FrameOptions,
 ): { refused: Location[]; widened: Location[]; survey: AirSurvey } | undefined {
   const { w, h, mmPerPxX: sx, mmPerPxY: sy } = raster;
-  const spoiled = survey.boxes.filter((_, k) => underFloor(survey.verdict[k]!));
-  // A widening reaches at most the target width beyond its place's circle.
-  const reach = (at: Location): number => at.r + options.neckTargetMm;
-  const beside = (at: Location): boolean =>
-    spoiled.some((b) => {
-      const dx = Math.max(b.x0 * sx - at.x, 0, at.x - (b.x1 + 1) * sx);
-      const dy = Math.max(b.y0 * sy - at.y, 0, at.y - (b.y1 + 1) * sy);
-      return Math.hypot(dx, dy) <= reach(at);
-    });
-  const refused = places.filter(beside);
+  const reach = (at: Location): number => widenedReach(at, options);
+  const refused = besideSpoiled(raster, survey, places, options);
   if (refused.length === 0 || refused.length === places.length) return undefined;
   for (const at of refused) {
     const r = reach(at);

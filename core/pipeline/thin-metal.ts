@@ -1,3 +1,4 @@
+import { depthsThroughPart } from './depth-through-part.ts';
 import { distancesAt } from './distance-at.ts';
 import type { Location } from './findings.ts';
 import { componentBoxes, labelAt, labelComponents, type Labels } from './labels.ts';
@@ -23,6 +24,11 @@ export interface ThinPart {
   /** How far it reaches from the wide metal, in millimetres: short for a corner or a tip. */
   depthMm: number;
   at: Location;
+  /**
+   * For a dead end (one wide part, one air region), per pixel (as `pixels`): its depth through the
+   * part (`depthsThroughPart`) and its distance to the air, in pixels.
+   */
+  reach?: { depthsPx: Float64Array; halfWidthsPx: Float64Array };
 }
 
 /** The thin parts of the metal, and the air grown by half the floor (all but the metal's core), for `findWebs`. */
@@ -138,6 +144,8 @@ export function surveyMetal(
   const deepest = new Float64Array(parts.count + 1);
   const widest = new Float64Array(parts.count + 1);
   const pixels: number[][] = Array.from({ length: parts.count + 1 }, () => []);
+  const pixelsToWide: number[][] = Array.from({ length: parts.count + 1 }, () => []);
+  const pixelsToAir: number[][] = Array.from({ length: parts.count + 1 }, () => []);
   const touching: Set<number>[] = Array.from({ length: parts.count + 1 }, () => new Set());
   const sides: Set<number>[] = Array.from({ length: parts.count + 1 }, () => new Set());
   // The parts' runs cover exactly the residue pixels, in the same raster order.
@@ -147,6 +155,8 @@ export function surveyMetal(
     while (runEnd[r]! <= i) r++;
     const k = runLabel[r]!;
     pixels[k]!.push(i);
+    pixelsToWide[k]!.push(toWide[p]!);
+    pixelsToAir[k]!.push(toAir[p]!);
     if (toWide[p]! > deepest[k]!) deepest[k] = toWide[p]!;
     if (toAir[p]! > widest[k]!) widest[k] = toAir[p]!;
     const x = i % w;
@@ -169,7 +179,11 @@ export function surveyMetal(
   const boxes = componentBoxes(parts, w);
   const thin: ThinPart[] = [];
   for (let k = 1; k <= parts.count; k++) {
-    const depthMm = Number.isFinite(deepest[k]!) ? Math.sqrt(deepest[k]!) * px : Infinity;
+    // A dead end's depth decides whether it is a tip: measured through itself (see depthThroughPart).
+    const deadEnd = touching[k]!.size <= 1 && sides[k]!.size <= 1 && Number.isFinite(deepest[k]!);
+    const depths = deadEnd ? depthsThroughPart(pixels[k]!, pixelsToWide[k]!, w) : undefined;
+    const depthPx = depths ? Math.max(...depths) : Math.sqrt(deepest[k]!);
+    const depthMm = Number.isFinite(depthPx) ? depthPx * px : Infinity;
     // One pixel of depth is the grid, not the drawing.
     if (depthMm <= 1.5 * px) continue;
     const box = boxes[k]!;
@@ -181,6 +195,7 @@ export function surveyMetal(
       widthMm: Math.max(px, 2 * (Math.sqrt(widest[k]!) - 0.5) * px),
       depthMm,
       at: locate(box, raster, minMetalMm),
+      ...(depths && { reach: { depthsPx: depths, halfWidthsPx: Float64Array.from(pixelsToAir[k]!, Math.sqrt) } }),
     });
   }
   return { thin, grownAir, depth };

@@ -5,6 +5,8 @@ import { distancesAt } from '../../core/pipeline/distance-at.ts';
 import { labelAt, labelComponents } from '../../core/pipeline/labels.ts';
 import { invert, minus, onPixels, discReach } from '../../core/pipeline/morphology.ts';
 import { cutNumber } from '../../core/pipeline/render.ts';
+import { isTip, surveyMetal } from '../../core/pipeline/thin-metal.ts';
+import { metalStrip, rect } from './stages/draw.ts';
 
 /** Deterministic blobby masks: random discs, so holes and thin parts both occur. */
 function blobs(w: number, h: number, count: number, seed: number): Uint8Array {
@@ -158,6 +160,27 @@ describe('pipeline primitives against their definitions', () => {
         expect(Array.from(onPixels(a))).toEqual(Array.from(a).flatMap((v, i) => (v ? [i] : [])));
       }
     }
+  });
+
+  it("measures a thin part's depth through the part: a hook curled back beside its base by its length, a straight stub as before", () => {
+    // In a window: a wide block on the window's floor; from its right end a 0.4 mm bar goes up
+    // 1.5 mm and turns left for 2.6 mm, 0.4 mm above the block; a straight 0.4 mm stub sticks 1.5 mm
+    // out of the window's right wall. The hook's end is 0.4 mm from the block across the slot.
+    const r = metalStrip(16, 8);
+    rect(r, 1, 1, 14, 6, 0);
+    rect(r, 1, 4, 4, 3, 1);
+    rect(r, 4.6, 2.1, 0.4, 1.9, 1);
+    rect(r, 2, 2.1, 3, 0.4, 1);
+    rect(r, 13.5, 3, 1.5, 0.4, 1);
+    const thin = surveyMetal(r, 0.6).thin.filter((t) => t.depthMm > 0.3);
+    const hook = thin.find((t) => t.at.x < 8)!;
+    const stub = thin.find((t) => t.at.x > 8)!;
+    // Straight from the block the hook's end is 0.4 mm away; through the hook about 1.6 + 2.6 mm.
+    expect(hook.depthMm).toBeGreaterThan(3.5);
+    expect(isTip(hook, 1, 0.6)).toBe(false);
+    // The stub reaches 1.5 mm from the wall; the disc's reach stops short of the wall's corners.
+    expect(stub.depthMm).toBeGreaterThan(1.3);
+    expect(stub.depthMm).toBeLessThan(1.6);
   });
 
   it('writes cutting-file numbers exactly as toFixed(3) does, without a negative zero', () => {

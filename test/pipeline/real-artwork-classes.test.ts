@@ -70,6 +70,11 @@ const CASES: Case[] = [
     why: "4: a sliver of metal between two strokes of a script letter, a point the floor's disc passes, refused NECK_TOO_THIN",
     warnings: ['ISLAND_BRIDGED'],
   },
+  {
+    id: 'script-plate/alex-brush-Daniel/bracelet-165x18@1536',
+    why: "4: slivers between script strokes 0.2 mm past the floor's disc and its allowance, in a slot too narrow to widen them into: their hairline ends trimmed",
+    warnings: ['SPURS_SHAVED'],
+  },
 ];
 
 describe('the failure classes of real artwork (issue #24), each on a design that showed it', () => {

@@ -1,10 +1,24 @@
 import { describe, expect, it } from 'vitest';
+import { traceFinalCuts } from '../../../core/pipeline/final-cut.ts';
 import { frameStrip } from '../../../core/pipeline/frame.ts';
 import { labelComponents } from '../../../core/pipeline/labels.ts';
 import type { StripRaster } from '../../../core/pipeline/raster.ts';
 import { fillUncuttableOpenings } from '../../../core/pipeline/uncuttable-openings.ts';
 import { expectGoldenJson, expectGoldenRaster } from '../../helpers/golden.ts';
-import { codes, ctx, disc, fillOptions, findingsOf, frameOptions, leavesInputAlone, metalStrip, rect } from './draw.ts';
+import {
+  codes,
+  ctx,
+  disc,
+  fillOptions,
+  finalCutOptions,
+  findingsOf,
+  frameOptions,
+  leavesInputAlone,
+  metalStrip,
+  MM_PER_PX,
+  rect,
+  wedge,
+} from './draw.ts';
 
 const STAGE = 'frame';
 const frame = (raster: StripRaster) => frameStrip(raster, frameOptions, ctx);
@@ -114,6 +128,38 @@ describe('framing (frame.ts)', () => {
     expect(out.measured.openings).not.toBe('unsurveyed');
     await expectGoldenRaster(STAGE, 'thin-metal', out.raster);
     await expectGoldenJson(STAGE, 'thin-metal', summary(out), 1e-6);
+  });
+
+  it('trims the hairline end of a point too long to keep where widening it would close the opening around it', () => {
+    // A 20° point 0.7 mm across at a wall, 2 mm long: the floor's disc stops 1.43 mm short of its
+    // end, past the 1 mm a tip may reach. It lies in an opening that follows it 0.22 mm away all
+    // round, which widening the point would close.
+    const half = (10 * Math.PI) / 180;
+    const [gap, base] = [0.22, 0.7];
+    const length = base / 2 / Math.tan(half);
+    const input = metalStrip(12, 6);
+    wedge(input, 4, 3, base + (2 * gap) / Math.cos(half), length + gap / Math.sin(half), 90, 0);
+    wedge(input, 4, 3, base, length, 90, 1);
+    const cut = (r: StripRaster) => traceFinalCuts(r, { lengthMm: 12, widthMm: 6 }, finalCutOptions, ctx);
+    expect(codes(cut(input).errors), 'the point as drawn is refused by the final check').toEqual(['NECK_TOO_THIN']);
+
+    const out = leavesInputAlone(input, frame);
+    expect(out.errors).toEqual([]);
+    expect(out.thickened).toEqual([]);
+    expect(codes(out.warnings)).toEqual(['SPURS_SHAVED']);
+    const named = findingsOf(out.warnings)[0]!.locations![0]!;
+    expect(Math.abs(named.x - (4 + length))).toBeLessThanOrEqual(named.r);
+    // Only metal at the point's end went: nothing added, nothing taken farther from its end than the
+    // 0.53 mm it reaches beyond the allowance, less two pixels (0.9 mm) that the trim keeps clear of it.
+    const changed: number[] = [];
+    for (let i = 0; i < input.data.length; i++) {
+      expect(out.raster.data[i]! <= input.data[i]!).toBe(true);
+      if (out.raster.data[i] !== input.data[i]) changed.push(((i % input.w) + 0.5) * MM_PER_PX);
+    }
+    expect(changed.length).toBeGreaterThan(0);
+    expect(Math.min(...changed)).toBeGreaterThan(4 + length - 0.6);
+    // The final check of the cutting file, which measures the point on its own, passes what is left.
+    expect(cut(out.raster).errors).toEqual([]);
   });
 
   it('returns its input itself, unsurveyed, when there is nothing to frame', () => {
