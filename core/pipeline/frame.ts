@@ -8,7 +8,7 @@ import { MAX_LOCATIONS } from './spots.ts';
 import { surveyAroundWebs } from './local-survey.ts';
 import { shaveSpurs, thinMetal, widenThinMetal, type ThinMetal } from './reinforce.ts';
 import type { ThinPart } from './thin-metal.ts';
-import { trimLongPoints } from './trim-points.ts';
+import { trimLongPoints } from './points.ts';
 
 export interface FrameOptions {
   minOpeningMm: number;
@@ -125,18 +125,16 @@ export function frameStrip(
   let baseline = beforeWidening;
   if (beforeWidening && spoils(survey)) {
     // A point whose widening closes the opening beside it is trimmed instead (its end beyond the
-    // tip allowance, when that is a hairline) or kept when the floor's disc finds it within the
-    // allowance, and the other places are widened again.
+    // tip allowance, when that is a hairline), and the other places are widened again.
     const widenedData = raster.data.slice();
     raster.data.set(beforeWidening);
-    const points = trimLongPoints(raster, besideSpoiled(raster, survey, thickened, options), options);
-    if (points.shaved.length > 0) {
+    const blamed = besideSpoiled(raster, survey, thickened, options);
+    const points = trimLongPoints(raster, blamed, thin.points ?? [], options);
+    if (points.trimmed.length > 0) {
       const locations = points.shaved.slice(0, MAX_LOCATIONS);
       warnings.push(finding('SPURS_SHAVED', { count: points.shaved.length }, ctx, { locations }));
-    }
-    if (points.trimmed.length + points.kept.length > 0) {
       baseline = raster.data.slice();
-      widened = widenNecks(raster, thin, options, reach, [...points.trimmed, ...points.kept]);
+      widened = widenNecks(raster, thin, options, reach, points.trimmed);
       survey = surveyAir(raster, options.minOpeningMm);
     } else raster.data.set(widenedData);
   }
@@ -161,7 +159,7 @@ const spoils = (survey: AirSurvey): boolean => survey.verdict.some(underFloor);
 
 /**
  * Widens the necks and webs, in place, and the thin parts again where that fell short (up to
- * MAX_NECK_ROUNDS), leaving the points at `trimmed` (trimmed or kept) as they are. Returns the places widened.
+ * MAX_NECK_ROUNDS), leaving the points trimmed at `trimmed` as they are. Returns the places widened.
  */
 function widenNecks(
   raster: StripRaster,

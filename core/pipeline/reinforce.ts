@@ -2,6 +2,7 @@ import type { Finding } from '../contract/finding.ts';
 import { finding, type FindingContext, type Location } from './findings.ts';
 import type { StripRaster } from './raster.ts';
 import { MAX_LOCATIONS } from './spots.ts';
+import { isFloorTip, measurePoint, type MeasuredPoint } from './points.ts';
 import { airRegions, isProtrusion, isTip, surveyMetal, type ThinPart } from './thin-metal.ts';
 import type { Labels } from './labels.ts';
 import { findWebs, type Web } from './webs.ts';
@@ -24,6 +25,8 @@ export interface ThinMetal {
   webs: Web[];
   /** The air regions they were measured against (widening a web needs its sides). */
   air: Labels;
+  /** The necks that are points too long for a tip, measured with the floor's disc (see points.ts). */
+  points?: MeasuredPoint[];
 }
 
 /** Finds the metal under the floor that is not a tip: hairline spurs apart, necks and webs. */
@@ -36,7 +39,17 @@ export function thinMetal(
   reach: 'margin' | 'floor' = 'margin',
 ): ThinMetal & { spurs: ThinPart[] } {
   const survey = surveyMetal(raster, options.minMetalMm, air, reach);
-  const thin = survey.thin.filter((t) => !isTip(t, options.maxTipMm, options.minMetalMm));
+  // Tips are left as drawn: those the survey's pixel of margin reads as tips, and the dead ends the
+  // floor's own disc finds within the allowance (see points.ts).
+  const thin: ThinPart[] = [];
+  const points: MeasuredPoint[] = [];
+  for (const part of survey.thin) {
+    if (isTip(part, options.maxTipMm, options.minMetalMm)) continue;
+    const point = measurePoint(raster, part, options);
+    if (point && isFloorTip(raster, point, options)) continue;
+    thin.push(point ?? part);
+    if (point) points.push(point);
+  }
   const spurs = thin.filter((t) => isProtrusion(t) && t.widthMm <= options.hairlineMm);
   const px = Math.min(raster.mmPerPxX, raster.mmPerPxY);
   // The raster floor keeps one pixel of margin, as the disc's reach does (see depthForWidth).
@@ -51,7 +64,7 @@ export function thinMetal(
   const necks = thin.filter(
     (t) => !spurs.includes(t) && !(t.sides.length >= 2 && t.pixels.some((i) => acrossWebs.has(i))),
   );
-  return { spurs, necks, webs, air };
+  return { spurs, necks, webs, air, points: points.filter((p) => necks.includes(p)) };
 }
 
 /** Shaves hairline spurs off, in place: dead ends (one wide part, one air region) too thin to keep. */

@@ -24,11 +24,8 @@ export interface ThinPart {
   /** How far it reaches from the wide metal, in millimetres: short for a corner or a tip. */
   depthMm: number;
   at: Location;
-  /**
-   * For a dead end (one wide part, one air region), per pixel (as `pixels`): its depth through the
-   * part (`depthsThroughPart`) and its distance to the air, in pixels.
-   */
-  reach?: { depthsPx: Float64Array; halfWidthsPx: Float64Array };
+  /** For a dead end (one wide part, one air region), per pixel (as `pixels`): its distance to the air, in pixels. */
+  halfWidthsPx?: Float64Array;
 }
 
 /** The thin parts of the metal, and the air grown by half the floor (all but the metal's core), for `findWebs`. */
@@ -182,7 +179,7 @@ export function surveyMetal(
     // A dead end's depth decides whether it is a tip: measured through itself (see depthThroughPart).
     const deadEnd = touching[k]!.size <= 1 && sides[k]!.size <= 1 && Number.isFinite(deepest[k]!);
     const depths = deadEnd ? depthsThroughPart(pixels[k]!, pixelsToWide[k]!, w) : undefined;
-    const depthPx = depths ? Math.max(...depths) : Math.sqrt(deepest[k]!);
+    const depthPx = depths ? depths.reduce((a, b) => Math.max(a, b), 0) : Math.sqrt(deepest[k]!);
     const depthMm = Number.isFinite(depthPx) ? depthPx * px : Infinity;
     // One pixel of depth is the grid, not the drawing.
     if (depthMm <= 1.5 * px) continue;
@@ -195,7 +192,7 @@ export function surveyMetal(
       widthMm: Math.max(px, 2 * (Math.sqrt(widest[k]!) - 0.5) * px),
       depthMm,
       at: locate(box, raster, minMetalMm),
-      ...(depths && { reach: { depthsPx: depths, halfWidthsPx: Float64Array.from(pixelsToAir[k]!, Math.sqrt) } }),
+      ...(deadEnd && { halfWidthsPx: Float64Array.from(pixelsToAir[k]!, Math.sqrt) }),
     });
   }
   return { thin, grownAir, depth };

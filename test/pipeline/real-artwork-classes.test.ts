@@ -72,8 +72,8 @@ const CASES: Case[] = [
   },
   {
     id: 'script-plate/alex-brush-Daniel/bracelet-165x18@1536',
-    why: "4: slivers between script strokes 0.2 mm past the floor's disc and its allowance, in a slot too narrow to widen them into: their hairline ends trimmed",
-    warnings: ['SPURS_SHAVED'],
+    why: "4: slivers between script strokes reaching 0.2 mm past the allowance beyond the floor's disc, read as tips across the slot beside them: widened",
+    warnings: ['NECK_THICKENED'],
   },
 ];
 
