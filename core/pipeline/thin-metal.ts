@@ -141,8 +141,6 @@ export function surveyMetal(
   const deepest = new Float64Array(parts.count + 1);
   const widest = new Float64Array(parts.count + 1);
   const pixels: number[][] = Array.from({ length: parts.count + 1 }, () => []);
-  const pixelsToWide: number[][] = Array.from({ length: parts.count + 1 }, () => []);
-  const pixelsToAir: number[][] = Array.from({ length: parts.count + 1 }, () => []);
   const touching: Set<number>[] = Array.from({ length: parts.count + 1 }, () => new Set());
   const sides: Set<number>[] = Array.from({ length: parts.count + 1 }, () => new Set());
   // The parts' runs cover exactly the residue pixels, in the same raster order.
@@ -152,8 +150,6 @@ export function surveyMetal(
     while (runEnd[r]! <= i) r++;
     const k = runLabel[r]!;
     pixels[k]!.push(i);
-    pixelsToWide[k]!.push(toWide[p]!);
-    pixelsToAir[k]!.push(toAir[p]!);
     if (toWide[p]! > deepest[k]!) deepest[k] = toWide[p]!;
     if (toAir[p]! > widest[k]!) widest[k] = toAir[p]!;
     const x = i % w;
@@ -177,12 +173,20 @@ export function surveyMetal(
   const thin: ThinPart[] = [];
   for (let k = 1; k <= parts.count; k++) {
     // A dead end's depth decides whether it is a tip: measured through itself (see depthThroughPart).
+    // One pixel of depth is the grid, not the drawing.
+    if (Math.sqrt(deepest[k]!) <= 1.5) continue;
     const deadEnd = touching[k]!.size <= 1 && sides[k]!.size <= 1 && Number.isFinite(deepest[k]!);
-    const depths = deadEnd ? depthsThroughPart(pixels[k]!, pixelsToWide[k]!, w) : undefined;
+    // The residue's measures at this part's pixels (both lists are in raster order).
+    const at = deadEnd ? positionsIn(residuePixels, pixels[k]!) : undefined;
+    const depths =
+      at &&
+      depthsThroughPart(
+        pixels[k]!,
+        at.map((p) => toWide[p]!),
+        w,
+      );
     const depthPx = depths ? depths.reduce((a, b) => Math.max(a, b), 0) : Math.sqrt(deepest[k]!);
     const depthMm = Number.isFinite(depthPx) ? depthPx * px : Infinity;
-    // One pixel of depth is the grid, not the drawing.
-    if (depthMm <= 1.5 * px) continue;
     const box = boxes[k]!;
     thin.push({
       pixels: pixels[k]!,
@@ -192,10 +196,26 @@ export function surveyMetal(
       widthMm: Math.max(px, 2 * (Math.sqrt(widest[k]!) - 0.5) * px),
       depthMm,
       at: locate(box, raster, minMetalMm),
-      ...(deadEnd && { halfWidthsPx: Float64Array.from(pixelsToAir[k]!, Math.sqrt) }),
+      ...(at && { halfWidthsPx: Float64Array.from(at, (p) => Math.sqrt(toAir[p]!)) }),
     });
   }
   return { thin, grownAir, depth };
+}
+
+/** Where each of `pixels` (ascending) stands in `all` (ascending, holding them all). */
+function positionsIn(all: Int32Array, pixels: readonly number[]): number[] {
+  const out: number[] = [];
+  let lo = 0;
+  for (const i of pixels) {
+    let hi = all.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (all[mid]! < i) lo = mid + 1;
+      else hi = mid;
+    }
+    out.push(lo);
+  }
+  return out;
 }
 
 /** A part that sticks out from one wide part into one air region: removing it changes no topology. */
