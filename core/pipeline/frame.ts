@@ -8,7 +8,7 @@ import { MAX_LOCATIONS } from './spots.ts';
 import { surveyAroundWebs } from './local-survey.ts';
 import { shaveSpurs, thinMetal, widenThinMetal, type ThinMetal } from './reinforce.ts';
 import type { ThinPart } from './thin-metal.ts';
-import { trimLongPoints } from './points.ts';
+import { hairlineEnds, shaveEnds } from './points.ts';
 
 export interface FrameOptions {
   minOpeningMm: number;
@@ -126,17 +126,23 @@ export function frameStrip(
   if (beforeWidening && spoils(survey)) {
     // A point whose widening closes the opening beside it is trimmed instead (its end beyond the
     // tip allowance, when that is a hairline), and the other places are widened again.
-    const widenedData = raster.data.slice();
-    raster.data.set(beforeWidening);
-    const blamed = besideSpoiled(raster, survey, thickened, options);
-    const points = trimLongPoints(raster, blamed, thin.points ?? [], options);
-    if (points.trimmed.length > 0) {
-      const locations = points.shaved.slice(0, MAX_LOCATIONS);
-      warnings.push(finding('SPURS_SHAVED', { count: points.shaved.length }, ctx, { locations }));
+    const { ends } = hairlineEnds(
+      raster,
+      besideSpoiled(raster, survey, thickened, options),
+      thin.points ?? [],
+      options,
+    );
+    if (ends.length > 0) {
+      raster.data.set(beforeWidening);
+      const shaved = shaveEnds(raster, ends, options.minMetalMm);
+      warnings.push(
+        finding('SPURS_SHAVED', { count: shaved.length }, ctx, { locations: shaved.slice(0, MAX_LOCATIONS) }),
+      );
       baseline = raster.data.slice();
-      widened = widenNecks(raster, thin, options, reach, points.trimmed);
+      const trimmed = ends.map((end) => end.at);
+      widened = widenNecks(raster, thin, options, reach, trimmed);
       survey = surveyAir(raster, options.minOpeningMm);
-    } else raster.data.set(widenedData);
+    }
   }
   if (baseline && widened.length > 0 && spoils(survey)) {
     const split = undoWhereSpoiled(raster, baseline, survey, widened, options);

@@ -52,14 +52,9 @@ function floorDepths(raster: StripRaster, part: ThinPart, minMetalMm: number): F
   const { w, h, data } = raster;
   const depth = floorDepth(minMetalMm / Math.min(raster.mmPerPxX, raster.mmPerPxY));
   const margin = 2 * depth + 3;
-  let [x0, y0, x1, y1] = [w, h, -1, -1];
-  for (const i of part.pixels) {
-    const x = i % w;
-    const y = (i - x) / w;
-    [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y)];
-  }
-  [x0, y0] = [Math.max(0, x0 - margin), Math.max(0, y0 - margin)];
-  [x1, y1] = [Math.min(w - 1, x1 + margin), Math.min(h - 1, y1 + margin)];
+  const box = boxOf(part.pixels, w);
+  const [x0, y0] = [Math.max(0, box.x0 - margin), Math.max(0, box.y0 - margin)];
+  const [x1, y1] = [Math.min(w - 1, box.x1 + margin), Math.min(h - 1, box.y1 + margin)];
   const cw = x1 - x0 + 1;
   const ch = y1 - y0 + 1;
   const window = new Uint8Array(cw * ch);
@@ -79,51 +74,59 @@ function floorDepths(raster: StripRaster, part: ThinPart, minMetalMm: number): F
   return depths;
 }
 
+/** The end of a point to trim: the pixels beyond the allowance, at the place that named the point. */
+export interface PointEnd {
+  at: Location;
+  pixels: number[];
+}
+
 /**
  * Points of metal too long to keep as drawn, where widening them would close the opening beside
  * them (a sliver between two strokes of a script letter, in its slot): the end of each beyond the
- * allowance less two pixels, as the floor's disc measures it, is shaved off when that end is a
- * hairline, so what stays is a tip. In place; returns the places whose points were trimmed (and
- * where their ends were, `shaved`) and the rest (refused as drawn).
+ * allowance less two pixels, as the floor's disc measures it, when that end is a hairline, so what
+ * stays once it is shaved (`shaveEnds`) is a tip. The other places are left (refused as drawn).
  */
-export function trimLongPoints(
+export function hairlineEnds(
   raster: StripRaster,
   places: readonly Location[],
   points: readonly MeasuredPoint[],
   options: PointOptions,
-): { trimmed: Location[]; shaved: Location[]; left: Location[] } {
+): { ends: PointEnd[]; left: Location[] } {
   const px = Math.max(raster.mmPerPxX, raster.mmPerPxY);
   const keep = keepDepthPx(raster, options);
-  const trimmed: Location[] = [];
-  const shaved: Location[] = [];
+  const ends: PointEnd[] = [];
   const left: Location[] = [];
   for (const at of places) {
     const point = points.find((p) => p.at === at);
-    const end: number[] = [];
+    const pixels: number[] = [];
     let widthPx = 0;
     point?.pixels.forEach((i, m) => {
       if (point.floorDepthsPx[m]! <= keep) return;
-      end.push(i);
+      pixels.push(i);
       widthPx = Math.max(widthPx, 2 * (point.halfWidthsPx![m]! - 0.5));
     });
-    if (end.length === 0 || widthPx > options.hairlineMm / px) {
-      left.push(at);
-      continue;
-    }
-    for (const i of end) raster.data[i] = 0;
-    shaved.push(placeOf(raster, end, options.minMetalMm));
-    trimmed.push(at);
+    if (pixels.length === 0 || widthPx > options.hairlineMm / px) left.push(at);
+    else ends.push({ at, pixels });
   }
-  return { trimmed, shaved, left };
+  return { ends, left };
 }
 
-/** Where some pixels are, as a finding names a place: a circle round their box (at least `minRadiusMm`). */
-function placeOf(raster: StripRaster, pixels: readonly number[], minRadiusMm: number): Location {
+/** Shaves the ends off, in place; returns where each was, as a finding names a place (a circle round its box). */
+export function shaveEnds(raster: StripRaster, ends: readonly PointEnd[], minRadiusMm: number): Location[] {
+  return ends.map(({ pixels }) => {
+    for (const i of pixels) raster.data[i] = 0;
+    const { x0, y0, x1, y1 } = boxOf(pixels, raster.w);
+    return locate({ cx: (x0 + x1 + 1) / 2, cy: (y0 + y1 + 1) / 2, x0, y0, x1, y1 }, raster, minRadiusMm);
+  });
+}
+
+/** The box of some pixels, in pixel columns and rows. */
+function boxOf(pixels: readonly number[], w: number): { x0: number; y0: number; x1: number; y1: number } {
   let [x0, y0, x1, y1] = [Infinity, Infinity, -1, -1];
   for (const i of pixels) {
-    const x = i % raster.w;
-    const y = (i - x) / raster.w;
+    const x = i % w;
+    const y = (i - x) / w;
     [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y)];
   }
-  return locate({ cx: (x0 + x1 + 1) / 2, cy: (y0 + y1 + 1) / 2, x0, y0, x1, y1 }, raster, minRadiusMm);
+  return { x0, y0, x1, y1 };
 }

@@ -172,10 +172,11 @@ export function surveyMetal(
   const boxes = componentBoxes(parts, w);
   const thin: ThinPart[] = [];
   for (let k = 1; k <= parts.count; k++) {
-    // A dead end's depth decides whether it is a tip: measured through itself (see depthThroughPart).
     // One pixel of depth is the grid, not the drawing.
     if (Math.sqrt(deepest[k]!) <= 1.5) continue;
-    const deadEnd = touching[k]!.size <= 1 && sides[k]!.size <= 1 && Number.isFinite(deepest[k]!);
+    // A dead end's depth decides whether it is a tip: measured through itself (see depthsThroughPart).
+    const facing = { attachments: touching[k]!.size, sides: [...sides[k]!] };
+    const deadEnd = isProtrusion(facing) && Number.isFinite(deepest[k]!);
     // The residue's measures at this part's pixels (both lists are in raster order).
     const at = deadEnd ? positionsIn(residuePixels, pixels[k]!) : undefined;
     const depths =
@@ -190,8 +191,7 @@ export function surveyMetal(
     const box = boxes[k]!;
     thin.push({
       pixels: pixels[k]!,
-      attachments: touching[k]!.size,
-      sides: [...sides[k]!],
+      ...facing,
       atEdge: box.x0 === 0 || box.y0 === 0 || box.x1 === w - 1 || box.y1 === h - 1,
       widthMm: Math.max(px, 2 * (Math.sqrt(widest[k]!) - 0.5) * px),
       depthMm,
@@ -219,7 +219,8 @@ function positionsIn(all: Int32Array, pixels: readonly number[]): number[] {
 }
 
 /** A part that sticks out from one wide part into one air region: removing it changes no topology. */
-export const isProtrusion = (part: ThinPart): boolean => part.attachments <= 1 && part.sides.length <= 1;
+export const isProtrusion = (part: Pick<ThinPart, 'attachments' | 'sides'>): boolean =>
+  part.attachments <= 1 && part.sides.length <= 1;
 
 /**
  * A sharp tip of solid metal: a protrusion that reaches at most `maxTipMm` beyond where the metal
