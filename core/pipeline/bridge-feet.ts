@@ -149,13 +149,20 @@ function barLength(
   const whole = options.reachMm + options.bridgeMm;
   // Beside the bar, a floor's width out: metal there, of the island past the bar's middle, held
   // short of it or of another island anywhere, is something else the bar would come too close to
-  // (the vertex of the next shape across a channel), not the wall it lands on.
+  // (the vertex of the next shape across a channel), not the wall it lands on. Held metal past the
+  // middle is that wall only where it joins the bar's landing place nearby: an arm of the piece
+  // reaching past the bar's side, across a channel from where the bar lands, is not.
   let crowded = false;
   const clearance = half + options.minOpeningMm + Math.max(sx, sy);
+  let wall: ((x: number, y: number) => boolean) | undefined;
+  const isWall = (x: number, y: number): boolean =>
+    (wall ??= heldAround(held, raster, to, Math.hypot(length, clearance) + Math.max(sx, sy)))(x, y);
   for (const o of [-clearance, clearance]) {
     for (let t = 0; t <= length && !crowded; t += stepMm) {
-      const k = labelOf(fx - dy * o + dx * t, fy + dx * o + dy * t);
-      crowded = (k === island && t > length / 2) || (k === HELD && t < length / 2) || k === OTHER;
+      const x = fx - dy * o + dx * t;
+      const y = fy + dx * o + dy * t;
+      const k = labelOf(x, y);
+      crowded = (k === island && t > length / 2) || (k === HELD && (t < length / 2 || !isWall(x, y))) || k === OTHER;
     }
   }
   let longest = 0;
@@ -183,6 +190,52 @@ function barLength(
     }
   }
   return { length: longest, crowded: crowded || onThin };
+}
+
+/**
+ * Which held pixels within `radiusMm` of `from` (a held pixel) join it through held pixels that stay
+ * that near (a disc, so that metal joining it only round a corner farther off does not count): the metal a bar lands on, as far as it matters beside the bar.
+ */
+function heldAround(
+  held: Uint8Array,
+  raster: StripRaster,
+  from: number,
+  radiusMm: number,
+): (xMm: number, yMm: number) => boolean {
+  const { w, h, mmPerPxX: sx, mmPerPxY: sy } = raster;
+  const cx = from % w;
+  const cy = Math.floor(from / w);
+  const x0 = Math.max(0, cx - Math.ceil(radiusMm / sx));
+  const y0 = Math.max(0, cy - Math.ceil(radiusMm / sy));
+  const x1 = Math.min(w - 1, cx + Math.ceil(radiusMm / sx));
+  const y1 = Math.min(h - 1, cy + Math.ceil(radiusMm / sy));
+  const bw = x1 - x0 + 1;
+  const reached = new Uint8Array(bw * (y1 - y0 + 1));
+  const queue = [from];
+  reached[(cy - y0) * bw + (cx - x0)] = 1;
+  while (queue.length > 0) {
+    const p = queue.pop()!;
+    const px = p % w;
+    const py = Math.floor(p / w);
+    for (const [nx, ny] of [
+      [px - 1, py],
+      [px + 1, py],
+      [px, py - 1],
+      [px, py + 1],
+    ] as const) {
+      if (nx < x0 || ny < y0 || nx > x1 || ny > y1 || !held[ny * w + nx]) continue;
+      if (Math.hypot((nx - cx) * sx, (ny - cy) * sy) > radiusMm) continue;
+      const local = (ny - y0) * bw + (nx - x0);
+      if (reached[local]) continue;
+      reached[local] = 1;
+      queue.push(ny * w + nx);
+    }
+  }
+  return (xMm, yMm) => {
+    const x = Math.floor(xMm / sx);
+    const y = Math.floor(yMm / sy);
+    return x >= x0 && y >= y0 && x <= x1 && y <= y1 && reached[(y - y0) * bw + (x - x0)] === 1;
+  };
 }
 
 /** The pixel nearest the centre of a set of pixels. */

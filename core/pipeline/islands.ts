@@ -42,7 +42,8 @@ export function bridgeIslands(
   const isHeld = new Uint8Array(parts.count + 1);
   isHeld[main] = 1;
   const bars: (Bridge | undefined)[] = new Array(parts.count + 1);
-  const nearestMetal = nearestOtherPart(parts, raster);
+  const owner = ownerOfPixels(parts, w * h);
+  const nearestMetal = nearestOtherPart(parts, owner, raster);
   const px = Math.max(raster.mmPerPxX, raster.mmPerPxY);
   for (let round = 0; ; round++) {
     const toHeld = distanceTransform(held, w, h, { withNearest: true });
@@ -61,8 +62,9 @@ export function bridgeIslands(
     for (const k of now) {
       const from = feet.foot[k]!;
       const to = toHeld.nearest[from]!;
-      drawBar(raster, from, to, feet.widthMm[k]!);
-      drawBar({ ...raster, data: held }, from, to, feet.widthMm[k]!);
+      const atIsland = (p: number) => owner[p] === k;
+      const atHeld = (p: number) => held[p] === 1;
+      for (const p of barPixels(raster, from, to, feet.widthMm[k]!, atIsland, atHeld)) raster.data[p] = held[p] = 1;
       forRunsOf(parts, k, (s, e) => held.fill(1, s, e));
       bars[k] = { from, to };
     }
@@ -116,11 +118,8 @@ const MAX_ROUNDS = 8;
  * neighbouring pixels' nearest metal belongs to different parts, the gap between those two metal
  * pixels. The metal is the parts' pixels, as `raster` holds them before any bar is drawn.
  */
-function nearestOtherPart(parts: Labels, raster: StripRaster): Float64Array {
+function nearestOtherPart(parts: Labels, owner: Int32Array, raster: StripRaster): Float64Array {
   const { w, h } = raster;
-  const owner = new Int32Array(w * h);
-  const { start, end, label } = parts.runs;
-  for (let r = 0; r < label.length; r++) owner.fill(label[r]!, start[r]!, end[r]!);
   const { nearest } = distanceTransform(raster.data, w, h, { withNearest: true });
   const best = new Float64Array(parts.count + 1).fill(Infinity);
   const gap = (a: number, b: number) => {
@@ -143,6 +142,14 @@ function nearestOtherPart(parts: Labels, raster: StripRaster): Float64Array {
   return best;
 }
 
+/** Each pixel's part (0 for air). */
+function ownerOfPixels(parts: Labels, size: number): Int32Array {
+  const owner = new Int32Array(size);
+  const { start, end, label } = parts.runs;
+  for (let r = 0; r < label.length; r++) owner.fill(label[r]!, start[r]!, end[r]!);
+  return owner;
+}
+
 /** Per island not held yet, how near it comes to the held metal (millimetres; Infinity for the held). */
 function nearestApproach(parts: Labels, isHeld: Uint8Array, nearest: Int32Array, raster: StripRaster): Float64Array {
   const best = new Float64Array(parts.count + 1).fill(Infinity);
@@ -160,9 +167,22 @@ function nearestApproach(parts: Labels, isHeld: Uint8Array, nearest: Int32Array,
   return best;
 }
 
-/** Metal on every pixel whose centre lies within half the width of the segment between two pixel centres. */
-function drawBar(raster: StripRaster, from: number, to: number, widthMm: number): void {
-  const { w, h, mmPerPxX: sx, mmPerPxY: sy } = raster;
+/**
+ * Metal on every pixel whose centre lies within half the width of the segment between two pixel
+ * centres; beyond either end, only where the first metal farther out along the bar, within its half
+ * width, is the metal that end meets (`atFrom`, `atTo`). A round cap would stick out behind an
+ * island thinner than the bar and narrow the opening there; this cap fills only the wedges between
+ * the bar's end and the metal it meets.
+ */
+function barPixels(
+  raster: StripRaster,
+  from: number,
+  to: number,
+  widthMm: number,
+  atFrom: (p: number) => boolean,
+  atTo: (p: number) => boolean,
+): number[] {
+  const { w, h, mmPerPxX: sx, mmPerPxY: sy, data } = raster;
   const ax = ((from % w) + 0.5) * sx;
   const ay = (Math.floor(from / w) + 0.5) * sy;
   const bx = ((to % w) + 0.5) * sx;
@@ -174,13 +194,32 @@ function drawBar(raster: StripRaster, from: number, to: number, widthMm: number)
   const y1 = Math.min(h - 1, Math.ceil((Math.max(ay, by) + half) / sy));
   const dx = bx - ax;
   const dy = by - ay;
-  const len2 = dx * dx + dy * dy;
+  const len = Math.hypot(dx, dy);
+  const step = Math.min(sx, sy) / 2;
+  /** Whether the first metal within `half` of (px, py), going out along the bar by (ux, uy), is `end`'s. */
+  const endBeyond = (px: number, py: number, ux: number, uy: number, end: (p: number) => boolean): boolean => {
+    for (let d = step; d <= half; d += step) {
+      const x = Math.floor((px + ux * d) / sx);
+      const y = Math.floor((py + uy * d) / sy);
+      if (x < 0 || y < 0 || x >= w || y >= h) return false;
+      if (data[y * w + x]) return end(y * w + x);
+    }
+    return false;
+  };
+  const pixels: number[] = [];
   for (let y = y0; y <= y1; y++) {
     for (let x = x0; x <= x1; x++) {
       const px = (x + 0.5) * sx;
       const py = (y + 0.5) * sy;
-      const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / len2));
-      if (Math.hypot(px - (ax + t * dx), py - (ay + t * dy)) <= half) raster.data[y * w + x] = 1;
+      const along = len === 0 ? 0 : ((px - ax) * dx + (py - ay) * dy) / (len * len);
+      const t = Math.max(0, Math.min(1, along));
+      if (Math.hypot(px - (ax + t * dx), py - (ay + t * dy)) > half) continue;
+      if (along === t || data[y * w + x]) pixels.push(y * w + x);
+      else if (len > 0) {
+        const out = along < 0 ? -1 : 1;
+        if (endBeyond(px, py, (out * dx) / len, (out * dy) / len, along < 0 ? atFrom : atTo)) pixels.push(y * w + x);
+      }
     }
   }
+  return pixels;
 }

@@ -66,6 +66,11 @@ const CASES: Case[] = [
     warnings: ['ISLAND_BRIDGED'],
   },
   {
+    id: 'icons-plate/snowflakes-11/ring-52x5@1536',
+    why: "4: snowflakes whose hubs float in their outlines, each hub's bar kept clear of the arm reaching past it across a channel",
+    warnings: ['ISLAND_BRIDGED'],
+  },
+  {
     id: 'script-plate/alex-brush-Shira/bracelet-165x18@1536',
     why: "4: a sliver of metal between two strokes of a script letter, a point the floor's disc passes, refused NECK_TOO_THIN",
     warnings: ['ISLAND_BRIDGED'],

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { traceFinalCuts } from '../../../core/pipeline/final-cut.ts';
 import { frameStrip } from '../../../core/pipeline/frame.ts';
+import { bridgeIslands } from '../../../core/pipeline/islands.ts';
 import { labelComponents } from '../../../core/pipeline/labels.ts';
 import type { StripRaster } from '../../../core/pipeline/raster.ts';
 import { fillUncuttableOpenings } from '../../../core/pipeline/uncuttable-openings.ts';
@@ -62,6 +63,31 @@ describe('framing (frame.ts)', () => {
     expect(out.measured.thinMetal).toBe('settled');
     await expectGoldenRaster(STAGE, 'islands', out.raster);
     await expectGoldenJson(STAGE, 'islands', summary(out), 1e-6);
+  });
+
+  it('bridges an island thinner than the bar without the bar sticking out behind it', () => {
+    // A 0.3 mm bar of metal floating in a window, 0.35 mm from its left wall and 0.25 mm from its
+    // right: the bridge spans one gap, and a round end as wide as the bridge would reach past the
+    // island into the other.
+    const r = metalStrip(12, 6);
+    rect(r, 4, 1, 0.9, 4, 0);
+    rect(r, 4.35, 1.5, 0.3, 3, 1);
+    const before = r.data.slice();
+    const found = bridgeIslands(r, labelComponents(r.data, r.w, r.h, 4), frameOptions, ctx);
+    expect(codes(found)).toEqual(['ISLAND_BRIDGED']);
+    expect(pieces(r)).toBe(1);
+    const added = (x0Mm: number, x1Mm: number): number => {
+      let n = 0;
+      for (let y = 0; y < r.h; y++) {
+        for (let x = Math.floor(x0Mm / MM_PER_PX); x < Math.ceil(x1Mm / MM_PER_PX); x++) {
+          if (r.data[y * r.w + x] !== before[y * r.w + x]) n++;
+        }
+      }
+      return n;
+    };
+    const [left, right] = [added(4, 4.35), added(4.65, 4.9)];
+    expect(Math.max(left, right)).toBeGreaterThan(0);
+    expect(Math.min(left, right)).toBe(0);
   });
 
   it('bridges islands that run along a wall in the middle of the stretch nearest it, the same way for each', () => {
