@@ -103,6 +103,31 @@ describe('thin metal', () => {
     expect(spur.reachMm).toBeGreaterThan(1.5);
   });
 
+  it('measures a tongue of metal between two slots through itself, not across a slot to the metal beside it', () => {
+    // A tongue 0.45 mm wide inside a U-shaped opening 0.3 mm wide: across either slot the wide
+    // metal is within a tip's reach, along the tongue it is not.
+    const tongue = (length: number): Point[] => [
+      [5, 3.475],
+      [5 + length + 0.3, 3.475],
+      [5 + length + 0.3, 4.525],
+      [5, 4.525],
+      [5, 4.225],
+      [5 + length, 4.225],
+      [5 + length, 3.775],
+      [5, 3.775],
+    ];
+    const long = checkCutSvg(cuttingSvg(20, 8, [[tongue(2)]]), RULES);
+    expect(thinOf(long)).toHaveLength(1);
+    const thin = long.thinMetal[0]!;
+    expect(thin.kind).toBe('thin-part');
+    expect(thin.x).toBeGreaterThan(6);
+    expect(thin.y).toBeCloseTo(4, 0);
+    expect(Math.abs(thin.widthMm - 0.45)).toBeLessThan(TOL);
+    expect(thin.reachMm).toBeGreaterThan(1.2);
+    // The same tongue 0.5 mm long is a tip.
+    expect(thinOf(checkCutSvg(cuttingSvg(20, 8, [[tongue(0.5)]]), RULES))).toEqual([]);
+  });
+
   it('passes a pointed end of 30° and the strip’s square corners, and fails a sharper point', () => {
     const pointedEnd = (degrees: number): Point[] => {
       const base = 20 - 0.1 - 4 / Math.tan((degrees / 2) * (Math.PI / 180));

@@ -36,7 +36,10 @@ const wanted = process.env.REAL_ARTWORK_DESIGNS ?? '12';
 const seed = Number(process.env.REAL_ARTWORK_SEED ?? 2026);
 const reportFile = process.env.REAL_ARTWORK_REPORT;
 const labels = readLabels(process.env.REAL_ARTWORK_LABELS);
-/** How far a refusal's place may lie from the reference defect that grounds it, mm (plus its r). */
+/**
+ * How far a refusal's place may lie from the reference defect that grounds it, mm (plus its r, and
+ * the defect's reach: a narrow arm 4.6 mm long, placed at its end, is narrow all along).
+ */
 const GROUND_MM = 1;
 
 /** The reference defects each refusal code can stand for. */
@@ -173,13 +176,16 @@ async function judge(design: LabelledDesign, line: Record<string, unknown>): Pro
 }
 
 /** The places (or the code itself) of one error that no reference defect of a matching kind grounds. */
-function groundlessPlaces(error: Finding, defects: { kind: DefectKind; x: number; y: number }[]): string[] {
+function groundlessPlaces(
+  error: Finding,
+  defects: { kind: DefectKind; x: number; y: number; reachMm?: number }[],
+): string[] {
   const kinds = GROUNDS[error.code];
   if (!kinds) return [`${error.code} (no reference defect means it)`];
   const matching = defects.filter((d) => kinds.includes(d.kind));
   if (matching.length === 0) return [`${error.code} (the reference has no ${kinds.join(', ')})`];
   if (PLACES_ELSEWHERE.has(error.code)) return [];
   return (error.locations ?? [])
-    .filter((p) => !matching.some((d) => Math.hypot(d.x - p.x, d.y - p.y) <= GROUND_MM + p.r))
+    .filter((p) => !matching.some((d) => Math.hypot(d.x - p.x, d.y - p.y) <= GROUND_MM + p.r + (d.reachMm ?? 0)))
     .map((p) => `${error.code} at (${p.x.toFixed(2)}, ${p.y.toFixed(2)}) r ${p.r.toFixed(2)}`);
 }

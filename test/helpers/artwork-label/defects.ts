@@ -9,7 +9,12 @@ import { borderlineOf, HOUSE, near, type Defect } from './house-rules.ts';
 import { EDGE, roomToWiden, type Air } from './room.ts';
 
 const mm = (value: number): string => `${value.toFixed(2)} mm`;
-const where = (place: NarrowPlace) => ({ x: place.x, y: place.y, widthMm: place.widthMm });
+const where = (place: NarrowPlace) => ({
+  x: place.x,
+  y: place.y,
+  widthMm: place.widthMm,
+  ...(place.reachMm === undefined ? {} : { reachMm: place.reachMm }),
+});
 
 /** Each narrow place of the openings with its verdict; `narrowLabels` gets the openings narrower than the floor everywhere. */
 export function openingDefects(report: CutReport, narrowLabels: Set<number>): Defect[] {

@@ -72,6 +72,8 @@ export interface Defect {
   y: number;
   /** The width measured there, mm (null where a width means nothing: an island, a proportion). */
   widthMm: number | null;
+  /** For a part that runs on from its place (a narrow arm, a tip, a thin part: placed at its end), how far, mm. */
+  reachMm?: number;
   repairable: boolean;
   /** The repair the house makes (its warning), or why it cannot. */
   why: string;

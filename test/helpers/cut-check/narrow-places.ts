@@ -12,6 +12,7 @@
  * convex points: a point of interior angle θ loses a part reaching r·(1/sin(θ/2) − 1).
  */
 import { distanceTransform } from './distance-transform.ts';
+import { reachThrough, throughIsLonger } from './reach-through.ts';
 import { findSaddles } from './saddles.ts';
 import type { Grid, NarrowPlace } from './types.ts';
 import { centreOf, halfWidthsInPlace, localWidth, narrowestAcross, placeOf } from './width-estimates.ts';
@@ -156,21 +157,47 @@ export function lostParts(
         part[size++] = q;
       }
     }
-    const reachMm = Math.sqrt(toCore[farthest]!) - reachFrom;
+    let reachMm = Math.sqrt(toCore[farthest]!) - reachFrom;
+    if (reachMm <= minReachMm) {
+      // Short in a straight line, perhaps only across the other phase: measured through itself.
+      const kept = (q: number): boolean => grid.metal[q] === field.phase && toCore[q]! <= reachFromSq;
+      // Touching at a pixel's corner counts: the apex pixel of a sharp corner may join so (see labels.ts).
+      const touches = (k: number): boolean => {
+        const i = k % nx;
+        const j = (k - i) / nx;
+        for (let b = Math.max(0, j - 1); b <= Math.min(ny - 1, j + 1); b++) {
+          for (let a = Math.max(0, i - 1); a <= Math.min(nx - 1, i + 1); a++) if (kept(b * nx + a)) return true;
+        }
+        return false;
+      };
+      const through = reachThrough(grid, part, size, touches, (k) => Math.sqrt(toCore[k]!) - reachFrom);
+      if (through.reachMm < Infinity && throughIsLonger(through.reachMm, reachMm)) {
+        reachMm = through.reachMm;
+        if (reachMm > minReachMm) {
+          places.push({ index: through.farthest, widthMm: partWidth(grid, field, part, size), reachMm });
+          continue;
+        }
+      }
+    }
     if (reachMm <= minReachMm) continue;
     // Located at the thickest of the pixels within a pixel of the farthest reach (the middle
     // across a bar, not its side); the width is read at the thickest pixel of the whole part.
     const far = Math.sqrt(toCore[farthest]!) - band;
     let at = farthest;
-    let thickest = farthest;
     for (let t = 0; t < size; t++) {
       const k = part[t]!;
-      if (field.halfWidth[k]! > field.halfWidth[thickest]!) thickest = k;
       if (Math.sqrt(toCore[k]!) >= far && field.halfWidth[k]! > field.halfWidth[at]!) at = k;
     }
-    places.push({ index: at, widthMm: localWidth(grid, field.phase, field.nearest, thickest), reachMm });
+    places.push({ index: at, widthMm: partWidth(grid, field, part, size), reachMm });
   }
   return places;
+}
+
+/** A lost part's width: the width at its thickest pixel. */
+function partWidth(grid: Grid, field: PhaseField, part: Int32Array, size: number): number {
+  let thickest = part[0]!;
+  for (let t = 1; t < size; t++) if (field.halfWidth[part[t]!]! > field.halfWidth[thickest]!) thickest = part[t]!;
+  return localWidth(grid, field.phase, field.nearest, thickest);
 }
 
 /** The place with its kind, in strip millimetres. */

@@ -7,7 +7,7 @@
  * - neck: eroding a metal component splits it (a knob on a thin stem, the mouth of a C-shaped
  *   opening); located at the narrowest place between the cores.
  * - thin-part: the morphological opening loses a part reaching more than `maxTipMm` (a spur, a
- *   thin bar); sharp convex points lose less and pass.
+ *   thin bar), through itself (`reach-through.ts`); sharp convex points lose less and pass.
  * - narrow-everywhere: a metal component with no core at all.
  */
 import { erodePhase, keepNarrowest, located, lostParts, splitPlaces, type PhaseField } from './narrow-places.ts';
