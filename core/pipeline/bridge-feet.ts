@@ -193,8 +193,9 @@ function barLength(
 }
 
 /**
- * Which held pixels within `radiusMm` of `from` (a held pixel) join it through held pixels that stay
- * that near (a disc, so that metal joining it only round a corner farther off does not count): the metal a bar lands on, as far as it matters beside the bar.
+ * Which held pixels within `radiusMm` of `from` (a held pixel) join it through held pixels that
+ * stay that near (a disc, so that metal joining it only round a corner farther off does not count):
+ * the metal a bar lands on, as far as it matters beside the bar.
  */
 function heldAround(
   held: Uint8Array,

@@ -132,6 +132,17 @@ export function lostParts(
   }
   const places: RawPlace[] = [];
   const band = Math.max(grid.dx, grid.dy);
+  /** Whether a pixel is of the phase and within reach of a core: of the opening (dilated cores). */
+  const kept = (q: number): boolean => grid.metal[q] === field.phase && toCore[q]! <= reachFromSq;
+  // Touching at a pixel's corner counts: the apex pixel of a sharp corner may join so (see labels.ts).
+  const touchesKept = (k: number): boolean => {
+    const i = k % nx;
+    const j = (k - i) / nx;
+    for (let b = Math.max(0, j - 1); b <= Math.min(ny - 1, j + 1); b++) {
+      for (let a = Math.max(0, i - 1); a <= Math.min(nx - 1, i + 1); a++) if (kept(b * nx + a)) return true;
+    }
+    return false;
+  };
   let part = new Int32Array(1024); // the pixels of the part being collected, in visiting order
   for (let start = 0; start < lost.length; start++) {
     if (lost[start] !== 1) continue;
@@ -158,36 +169,28 @@ export function lostParts(
       }
     }
     let reachMm = Math.sqrt(toCore[farthest]!) - reachFrom;
+    let at: number | undefined;
     if (reachMm <= minReachMm) {
-      // Short in a straight line, perhaps only across the other phase: measured through itself.
-      const kept = (q: number): boolean => grid.metal[q] === field.phase && toCore[q]! <= reachFromSq;
-      // Touching at a pixel's corner counts: the apex pixel of a sharp corner may join so (see labels.ts).
-      const touches = (k: number): boolean => {
-        const i = k % nx;
-        const j = (k - i) / nx;
-        for (let b = Math.max(0, j - 1); b <= Math.min(ny - 1, j + 1); b++) {
-          for (let a = Math.max(0, i - 1); a <= Math.min(nx - 1, i + 1); a++) if (kept(b * nx + a)) return true;
-        }
-        return false;
-      };
-      const through = reachThrough(grid, part, size, touches, (k) => Math.sqrt(toCore[k]!) - reachFrom);
+      // Short in a straight line, perhaps only across the other phase: measured through itself,
+      // and then placed at its end that way.
+      const through = reachThrough(grid, part, size, touchesKept, (k) => Math.sqrt(toCore[k]!) - reachFrom);
       if (through.reachMm < Infinity && throughIsLonger(through.reachMm, reachMm)) {
         reachMm = through.reachMm;
-        if (reachMm > minReachMm) {
-          places.push({ index: through.farthest, widthMm: partWidth(grid, field, part, size), reachMm });
-          continue;
-        }
+        at = through.farthest;
       }
     }
     if (reachMm <= minReachMm) continue;
-    // Located at the thickest of the pixels within a pixel of the farthest reach (the middle
-    // across a bar, not its side); the width is read at the thickest pixel of the whole part.
-    const far = Math.sqrt(toCore[farthest]!) - band;
-    let at = farthest;
-    for (let t = 0; t < size; t++) {
-      const k = part[t]!;
-      if (Math.sqrt(toCore[k]!) >= far && field.halfWidth[k]! > field.halfWidth[at]!) at = k;
+    if (at === undefined) {
+      // Located at the thickest of the pixels within a pixel of the farthest reach (the middle
+      // across a bar, not its side).
+      const far = Math.sqrt(toCore[farthest]!) - band;
+      at = farthest;
+      for (let t = 0; t < size; t++) {
+        const k = part[t]!;
+        if (Math.sqrt(toCore[k]!) >= far && field.halfWidth[k]! > field.halfWidth[at]!) at = k;
+      }
     }
+    // The width is read at the thickest pixel of the whole part.
     places.push({ index: at, widthMm: partWidth(grid, field, part, size), reachMm });
   }
   return places;

@@ -35,8 +35,8 @@ const STRAIGHT_SLACK = 1.05;
 
 /**
  * The reach of `part` (its pixels, from `lostParts`) through itself, mm: the largest over its
- * pixels of the shortest path from a pixel touching the opening (`touchesOpening`), and that pixel. `straightReach(k)` is a pixel's straight reach. Infinity when no
- * pixel touches the opening.
+ * pixels of the shortest path from a pixel touching the opening (`touchesOpening`), and that pixel.
+ * `straightReach(k)` is a pixel's straight reach. Infinity when no pixel touches the opening.
  */
 export function reachThrough(
   grid: Grid,
@@ -56,6 +56,8 @@ export function reachThrough(
     best[t] = Math.max(0, straightReach(k));
     heap.push(t, best[t]!);
   }
+  // The part is 4-connected: from any pixel touching the opening, the path reaches all of it.
+  if (heap.size === 0) return { reachMm: Infinity, farthest: part[0]! };
   let farthest = 0;
   let at = part[0]!;
   for (let next = heap.pop(); next !== undefined; next = heap.pop()) {
@@ -81,7 +83,6 @@ export function reachThrough(
       }
     }
   }
-  for (let t = 0; t < size; t++) if (best[t] === Infinity) return { reachMm: Infinity, farthest: part[t]! };
   return { reachMm: farthest, farthest: at };
 }
 
@@ -92,6 +93,10 @@ export const throughIsLonger = (through: number, straight: number): boolean => t
 class PathHeap {
   private slots: number[] = [];
   private keys: number[] = [];
+
+  get size(): number {
+    return this.keys.length;
+  }
 
   push(slot: number, key: number): void {
     this.slots.push(slot);
