@@ -8,6 +8,7 @@ import type { StripRaster } from './raster.ts';
 import { blameRepairs } from './blame-repairs.ts';
 import { frameStrip } from './frame.ts';
 import { addAgentPixels, type StripInImage } from './agent-pixels.ts';
+import { drainMasks } from './mask-pool.ts';
 import { mergeAlike } from './merge-findings.ts';
 import { withMargins } from './margins.ts';
 import { fillUncuttableOpenings } from './uncuttable-openings.ts';
@@ -31,6 +32,15 @@ import { pipelineTolerances } from './tolerances.ts';
  * it would be, so one answer lists every error and warning the drawing produces.
  */
 export async function analyseDesign(input: PipelineInput): Promise<PipelineOutcome> {
+  try {
+    return await analyseStages(input);
+  } finally {
+    // The masks the stages gave back go with the rest of the analysis: an idle worker holds none.
+    drainMasks();
+  }
+}
+
+async function analyseStages(input: PipelineInput): Promise<PipelineOutcome> {
   const t = pipelineTolerances;
   const { manufacturing, image } = input.config;
   const ctx: FindingContext = { minOpeningMm: manufacturing.minOpeningMm, minMetalMm: manufacturing.minMetalMm };

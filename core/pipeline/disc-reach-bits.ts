@@ -5,6 +5,7 @@
  * pixels at once. For the small depths of the pipeline's floors over mostly-metal rasters this
  * beats sweeping pixel by pixel several times over, with the same integer comparisons.
  */
+import { takeMask } from './mask-pool.ts';
 import { onesOf } from './runs.ts';
 
 /** Depths up to this keep the per-word work (one AND or OR per disc row) small. */
@@ -39,7 +40,7 @@ export function discReachBits(
     for (let j = y * words; j < (y + 1) * words; j++) any |= core[j]!;
   }
   if (beyondCoreOut) unpackNot(core, w, h, words, beyondCoreOut);
-  const reached = new Uint8Array(w * h);
+  const reached = takeMask(w * h);
   if (!any) return reached;
   // Dilation: a core pixel within a squared distance of depth^2 - depth (= (depth - 0.5)^2 rounded down).
   const covered = new Int32Array(words * h);

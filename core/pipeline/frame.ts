@@ -2,6 +2,7 @@ import type { Finding } from '../contract/finding.ts';
 import { finding, placesMeet, type FindingContext, type Location } from './findings.ts';
 import { bridgeIslands } from './islands.ts';
 import { labelComponents, type Labels } from './labels.ts';
+import { copyOf } from './mask-pool.ts';
 import { surveyAir, underFloor, type AirSurvey } from './openings.ts';
 import type { StripRaster } from './raster.ts';
 import { MAX_LOCATIONS } from './spots.ts';
@@ -75,7 +76,7 @@ export function frameStrip(
   const parts = labelComponents(input.data, input.w, input.h, 4);
   // One copy for the whole stage, which every step below changes; the input stays as it came, to
   // tell what framing changed.
-  const raster: StripRaster = { ...input, data: input.data.slice() };
+  const raster: StripRaster = { ...input, data: copyOf(input.data) };
   const warnings = bridgeIslands(raster, parts, options, ctx);
   // Bars across an opening can split it: the air's labels hold only while no island was touched.
   const labelled = warnings.length === 0 ? air : undefined;

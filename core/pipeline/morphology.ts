@@ -1,5 +1,6 @@
 import { MAX_BOUNDED_DEPTH, discReachSweeps } from './disc-reach.ts';
 import { distanceTransform } from './distance.ts';
+import { takeMask } from './mask-pool.ts';
 import { onesOf, RunFinder } from './runs.ts';
 
 /**
@@ -59,7 +60,7 @@ export function discReach(
 }
 
 export function invert(mask: Uint8Array): Uint8Array {
-  const out = new Uint8Array(mask.length);
+  const out = takeMask(mask.length);
   invertInto(mask, out);
   return out;
 }
@@ -73,11 +74,27 @@ export function invertInto(src: Uint8Array, out: Uint8Array): void {
 
 /** Pixels of `a` not in `b`. */
 export function minus(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length);
+  return minusInto(a, b, takeMask(a.length));
+}
+
+/**
+ * Pixels of `a` not in `b`, written to `out` and returned; `out` may be `a` or `b` itself. A mask
+ * needed only for what is made from it is overwritten rather than a new one allocated: on a
+ * machine where fresh memory is slow to first touch, each megabyte not allocated saves milliseconds.
+ */
+export function minusInto(a: Uint8Array, b: Uint8Array, out: Uint8Array): Uint8Array {
   const words = wordsOf(a, out, b);
   if (words) for (let q = 0; q < words.a.length; q++) words.out[q] = onesOf(words.a[q]!) & ~onesOf(words.b![q]!);
   for (let i = words ? words.a.length * 4 : 0; i < a.length; i++) out[i] = a[i] && !b[i] ? 1 : 0;
   return out;
+}
+
+/** Pixels of `a` also in `b`, written to `a` and returned. */
+export function intersectInto(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const words = wordsOf(a, a, b);
+  if (words) for (let q = 0; q < words.a.length; q++) words.out[q] = onesOf(words.a[q]!) & onesOf(words.b![q]!);
+  for (let i = words ? words.a.length * 4 : 0; i < a.length; i++) a[i] = a[i] && b[i] ? 1 : 0;
+  return a;
 }
 
 /** Indices of the pixels that are set, in raster order. */

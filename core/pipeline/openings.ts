@@ -1,5 +1,6 @@
 import { componentBoxes, labelAt, labelComponents, type ComponentBox, type Labels } from './labels.ts';
-import { depthForWidth, discReach, floorDepth, invert, minus } from './morphology.ts';
+import { copyOf, giveMasks, takeMask } from './mask-pool.ts';
+import { depthForWidth, discReach, floorDepth, intersectInto, invert, minusInto } from './morphology.ts';
 import type { StripRaster } from './raster.ts';
 import { BETWEEN, classifyResidue, extentOf, TIP } from './residue-kinds.ts';
 import { pipelineTolerances } from './tolerances.ts';
@@ -57,8 +58,9 @@ export function surveyAir(raster: StripRaster, minOpeningMm: number): AirSurvey 
   const strict = floorDepth(widthPx);
   const reached = strict < margin ? discReach(airMask, w, h, strict, false) : marginReached;
   const wide = strict < margin ? labelComponents(reached, w, h, 4) : marginWide;
-  const under = minus(airMask, reached);
-  const slivers = minus(airMask, marginReached);
+  // Each reach, once labelled, is needed only as the air it misses: made so in place.
+  const under = minusInto(airMask, reached, reached);
+  const slivers = reached === marginReached ? under : minusInto(airMask, marginReached, marginReached);
 
   const pinches: ComponentBox[] = [];
   // Only an opening the floor's disc reaches in two parts or more can be pinched (most have one).
@@ -67,7 +69,8 @@ export function surveyAir(raster: StripRaster, minOpeningMm: number): AirSurvey 
   // stretch between it and the opening is not a pinch.
   if (verdicts(air, wide).includes('pinched')) {
     const bulk = bulkOf(wide, marginWide, w * h);
-    const beyond = classifyResidue(minus(airMask, bulk.mask), bulk.labels, w, h, tipExtentPx);
+    const beyond = classifyResidue(minusInto(airMask, bulk.mask, bulk.mask), bulk.labels, w, h, tipExtentPx);
+    giveMasks(bulk.mask);
     for (let k = 1; k <= beyond.parts.count; k++) {
       if (beyond.kind[k] !== BETWEEN) continue;
       const region = labelAt(air, beyond.parts.first[k]!);
@@ -85,22 +88,18 @@ export function surveyAir(raster: StripRaster, minOpeningMm: number): AirSurvey 
   forEachRun(outer.parts, (k, from, to) => {
     if (!holdsUnder[k] && under.subarray(from, to).includes(1)) holdsUnder[k] = 1;
   });
-  const residue = new Uint8Array(w * h);
+  // The air mask is not read again: its memory becomes the residue.
+  const residue = airMask.fill(0);
   forEachRun(outer.parts, (k, from, to) => {
     if (outer.kind[k] === TIP && holdsUnder[k]) residue.fill(1, from, to);
   });
-  // What is under the floor inside the margin's arms and loops (each piece of it lies in one).
-  const inArms = new Uint8Array(w * h);
-  let anyInArms = false;
+  // What is under the floor inside the margin's arms and loops (each piece of it lies in one): made
+  // from `under` in place, which nothing reads after this, unless it is `slivers` too.
+  const inArms = under === slivers ? copyOf(under) : intersectInto(under, slivers);
   forEachRun(outer.parts, (k, from, to) => {
-    if (outer.kind[k] === TIP) return;
-    for (let i = from; i < to; i++) {
-      if (!under[i]) continue;
-      inArms[i] = 1;
-      anyInArms = true;
-    }
+    if (outer.kind[k] === TIP) inArms.fill(0, from, to);
   });
-  if (anyInArms) {
+  if (inArms.includes(1)) {
     const inner = classifyResidue(inArms, wide, w, h, tipExtentPx);
     forEachRun(inner.parts, (k, from, to) => {
       if (inner.kind[k] === TIP) residue.fill(1, from, to);
@@ -111,6 +110,8 @@ export function surveyAir(raster: StripRaster, minOpeningMm: number): AirSurvey 
     if (verdict[k] === 'edge') residue.set(slivers.subarray(from, to), from);
     else if (verdict[k] === 'narrow') residue.fill(0, from, to);
   });
+  // The reaches' masks, made the air they miss and read since, are read no more.
+  giveMasks(inArms, slivers);
   return {
     air,
     boxes: componentBoxes(air, w),
@@ -151,7 +152,7 @@ function sharpPoints(
 function bulkOf(wide: Labels, marginWide: Labels, size: number): { mask: Uint8Array; labels: Labels } {
   const held = new Uint8Array(wide.count + 1);
   for (let k = 1; k <= marginWide.count; k++) held[labelAt(wide, marginWide.first[k]!)] = 1;
-  const mask = new Uint8Array(size);
+  const mask = takeMask(size);
   forEachRun(wide, (k, from, to) => {
     if (held[k]) mask.fill(1, from, to);
   });

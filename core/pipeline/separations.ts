@@ -95,13 +95,16 @@ function drawnAirAtCentres(
 /** Whether two air pixels of the kept drawing touch only at a corner (a 2 x 2 block of air on one diagonal, metal on the other). */
 function hasAirCorners(crop: Uint8Array, bw: number, bh: number): boolean {
   for (let y = 0; y + 1 < bh; y++) {
+    // The block's left column is the last block's right column, read once.
+    let a = crop[y * bw]! >>> 7;
+    let c = crop[y * bw + bw]! >>> 7;
     for (let x = 0; x + 1 < bw; x++) {
       const i = y * bw + x;
-      const a = crop[i]! >>> 7;
       const b = crop[i + 1]! >>> 7;
-      const c = crop[i + bw]! >>> 7;
       const d = crop[i + bw + 1]! >>> 7;
-      if (a === d && b === c && a !== b) return true;
+      if (a !== c && a === d && b === c) return true;
+      a = b;
+      c = d;
     }
   }
   return false;
@@ -134,14 +137,22 @@ export function joinDiagonalMetal(raster: StripRaster): { raster: StripRaster; j
   };
   const nearer = (a: number, b: number): number => (shade && shade[b]! > shade[a]! ? b : a);
   for (let y = 0; y + 1 < h; y++) {
+    // The 2 x 2 block's left column is the last block's right column, read once.
+    let a = data[y * w]!;
+    let c = data[y * w + w]!;
     for (let x = 0; x + 1 < w; x++) {
       const i = y * w + x;
-      const a = data[i]!;
-      const b = data[i + 1]!;
-      const c = data[i + w]!;
-      const d = data[i + w + 1]!;
-      if (a && d && !b && !c) fill(nearer(i + 1, i + w));
-      else if (b && c && !a && !d) fill(nearer(i, i + w + 1));
+      let b = data[i + 1]!;
+      let d = data[i + w + 1]!;
+      // Corners alone touch where each column and the top row change (most blocks are all one).
+      if (a !== c && b !== d && a !== b) {
+        if (a) fill(nearer(i + 1, i + w));
+        else fill(nearer(i, i + w + 1));
+        b = data[i + 1]!;
+        d = data[i + w + 1]!;
+      }
+      a = b;
+      c = d;
     }
   }
   return joined === 0 ? { raster, joined } : { raster: { ...raster, data }, joined };

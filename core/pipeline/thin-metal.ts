@@ -2,6 +2,7 @@ import { depthsThroughPart } from './depth-through-part.ts';
 import { distancesAt } from './distance-at.ts';
 import type { Location } from './findings.ts';
 import { componentBoxes, labelAt, labelComponents, type Labels } from './labels.ts';
+import { giveMasks, takeMask } from './mask-pool.ts';
 import { depthForWidth, discReach, floorDepth, minus, onPixels } from './morphology.ts';
 import type { StripRaster } from './raster.ts';
 import { locate } from './spots.ts';
@@ -128,11 +129,14 @@ export function surveyMetal(
   const px = Math.max(raster.mmPerPxX, raster.mmPerPxY);
   const widthPx = minMetalMm / Math.min(raster.mmPerPxX, raster.mmPerPxY);
   const depth = reach === 'margin' ? depthForWidth(widthPx) : floorDepth(widthPx);
-  const grownAir = new Uint8Array(w * h);
+  const grownAir = takeMask(w * h);
   const wideMask = discReach(data, w, h, depth, true, grownAir);
   const residue = minus(data, wideMask);
   const parts = labelComponents(residue, w, h, 8);
-  if (parts.count === 0) return { thin: [], grownAir, depth };
+  if (parts.count === 0) {
+    giveMasks(residue, wideMask);
+    return { thin: [], grownAir, depth };
+  }
   const wide = labelComponents(wideMask, w, h, 8);
   // The thin parts are a small share of the metal: distances are measured at their pixels only.
   const residuePixels = onPixels(residue);
@@ -199,6 +203,7 @@ export function surveyMetal(
       ...(at && { halfWidthsPx: Float64Array.from(at, (p) => Math.sqrt(toAir[p]!)) }),
     });
   }
+  giveMasks(residue, wideMask);
   return { thin, grownAir, depth };
 }
 

@@ -3,7 +3,7 @@ import { MAX_BITS_DEPTH, discReachBits } from '../../core/pipeline/disc-reach-bi
 import { distanceTransform } from '../../core/pipeline/distance.ts';
 import { distancesAt } from '../../core/pipeline/distance-at.ts';
 import { labelAt, labelComponents } from '../../core/pipeline/labels.ts';
-import { invert, minus, onPixels, discReach } from '../../core/pipeline/morphology.ts';
+import { intersectInto, invert, minus, minusInto, onPixels, discReach } from '../../core/pipeline/morphology.ts';
 import { cutNumber } from '../../core/pipeline/render.ts';
 import { isTip, surveyMetal } from '../../core/pipeline/thin-metal.ts';
 import { metalStrip, rect } from './stages/draw.ts';
@@ -146,7 +146,7 @@ describe('pipeline primitives against their definitions', () => {
     }
   });
 
-  it('inverts, subtracts and lists set pixels of any bytes, aligned or not, as their definitions', () => {
+  it('inverts, subtracts, intersects (in place or not) and lists set pixels of any bytes, aligned or not, as their definitions', () => {
     let state = 11;
     const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
     const bytes = (n: number) =>
@@ -156,7 +156,18 @@ describe('pipeline primitives against their definitions', () => {
         const a = bytes(n + offset).subarray(offset);
         const b = bytes(n + offset).subarray(offset);
         expect(Array.from(invert(a))).toEqual(Array.from(a, (v) => (v ? 0 : 1)));
-        expect(Array.from(minus(a, b))).toEqual(Array.from(a, (v, i) => (v && !b[i] ? 1 : 0)));
+        const aMinusB = Array.from(a, (v, i) => (v && !b[i] ? 1 : 0));
+        expect(Array.from(minus(a, b))).toEqual(aMinusB);
+        expect(Array.from(minusInto(a, b, b.slice()))).toEqual(aMinusB);
+        expect(Array.from(minusInto(a.slice(), b, new Uint8Array(n)))).toEqual(aMinusB);
+        // In place, over either operand.
+        expect(Array.from(minusInto(a, b.slice(), a.slice()))).toEqual(aMinusB);
+        const into = b.slice();
+        expect(minusInto(a, into, into)).toBe(into);
+        expect(Array.from(into)).toEqual(aMinusB);
+        const both = a.slice();
+        expect(intersectInto(both, b)).toBe(both);
+        expect(Array.from(both)).toEqual(Array.from(a, (v, i) => (v && b[i] ? 1 : 0)));
         expect(Array.from(onPixels(a))).toEqual(Array.from(a).flatMap((v, i) => (v ? [i] : [])));
       }
     }
