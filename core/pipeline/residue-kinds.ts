@@ -77,25 +77,31 @@ export const extentOf = (box: ComponentBox): number => Math.hypot(box.x1 - box.x
 
 /**
  * Marks as loops the components whose contact pixels with the wide air fall into two or more
- * separate stretches (8-connected). Union-find over the contact pixels; they are few (the edges of
- * tips and slivers), so a map from pixel to slot serves.
+ * separate stretches (8-connected). Union-find over the contact pixels, which come in raster order
+ * (`classifyResidue` walks the runs so): the neighbours already met, the three above and the one to
+ * the left, are found by a cursor that follows a row behind, not by a lookup per neighbour.
  */
 function markLoops(contacts: number[], labels: number[], kind: Uint8Array, w: number): void {
-  const slot = new Map<number, number>();
-  for (let t = 0; t < contacts.length; t++) slot.set(contacts[t]!, t);
   const parent = Int32Array.from(contacts, (_, t) => t);
   const find = (a: number): number => {
     while (parent[a] !== a) a = parent[a] = parent[parent[a]!]!;
     return a;
   };
+  const join = (s: number, t: number): void => {
+    if (labels[s] === labels[t]) parent[find(s)] = find(t);
+  };
+  let above = 0;
   for (let t = 0; t < contacts.length; t++) {
     const i = contacts[t]!;
     const x = i % w;
     // Four of the eight neighbours suffice: each pair is met from its other pixel too.
-    for (const q of [x > 0 ? i - w - 1 : -1, i - w, x < w - 1 ? i - w + 1 : -1, x > 0 ? i - 1 : -1]) {
-      const other = q < 0 ? undefined : slot.get(q);
-      if (other !== undefined && labels[other] === labels[t]) parent[find(other)] = find(t);
+    while (contacts[above]! < i - w - 1) above++;
+    for (let s = above; s < t && contacts[s]! <= i - w + 1; s++) {
+      const dx = contacts[s]! - (i - w);
+      if ((dx === -1 && x === 0) || (dx === 1 && x === w - 1)) continue;
+      join(s, t);
     }
+    if (t > 0 && x > 0 && contacts[t - 1] === i - 1) join(t - 1, t);
   }
   const stretchOf = new Map<number, number>();
   for (let t = 0; t < contacts.length; t++) {

@@ -5,6 +5,7 @@ import { distancesAt } from '../../core/pipeline/distance-at.ts';
 import { labelAt, labelComponents } from '../../core/pipeline/labels.ts';
 import { intersectInto, invert, minus, minusInto, onPixels, discReach } from '../../core/pipeline/morphology.ts';
 import { cutNumber } from '../../core/pipeline/render.ts';
+import { ARM, BETWEEN, classifyResidue, LOOP, TIP } from '../../core/pipeline/residue-kinds.ts';
 import { isTip, surveyMetal } from '../../core/pipeline/thin-metal.ts';
 import { metalStrip, rect } from './stages/draw.ts';
 
@@ -80,6 +81,81 @@ describe('pipeline primitives against their definitions', () => {
         }
       }
     }
+  });
+
+  it('tells the residue of a disc apart as tips, arms, loops and joins as their definitions do', () => {
+    // By definition, per 4-connected piece of the residue: it joins (BETWEEN) when it touches two
+    // wide parts across a side; else a loop when the pixels touching its wide part fall into two
+    // 8-connected stretches; else an arm when its box's diagonal passes the tip extent; else a tip.
+    const reference = (residue: Uint8Array, wide: ReturnType<typeof labelComponents>, w: number, h: number) => {
+      const parts = labelComponents(residue, w, h, 4);
+      const kinds: number[] = [];
+      for (let k = 1; k <= parts.count; k++) {
+        const pixels = Array.from(residue.keys()).filter((i) => labelAt(parts, i) === k);
+        const touched = new Set<number>();
+        const contacts = new Set<number>();
+        for (const i of pixels) {
+          const [x, y] = [i % w, Math.floor(i / w)];
+          for (const [nx, ny] of [
+            [x - 1, y],
+            [x + 1, y],
+            [x, y - 1],
+            [x, y + 1],
+          ] as const) {
+            if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
+            const other = labelAt(wide, ny * w + nx);
+            if (other) {
+              touched.add(other);
+              contacts.add(i);
+            }
+          }
+        }
+        let stretches = 0;
+        const seen = new Set<number>();
+        for (const start of contacts) {
+          if (seen.has(start)) continue;
+          stretches++;
+          const stack = [start];
+          seen.add(start);
+          while (stack.length) {
+            const i = stack.pop()!;
+            for (const j of contacts) {
+              const near = Math.abs((j % w) - (i % w)) <= 1 && Math.abs(Math.floor(j / w) - Math.floor(i / w)) <= 1;
+              if (near && !seen.has(j)) {
+                seen.add(j);
+                stack.push(j);
+              }
+            }
+          }
+        }
+        const xs = pixels.map((i) => i % w);
+        const ys = pixels.map((i) => Math.floor(i / w));
+        const extent = Math.hypot(Math.max(...xs) - Math.min(...xs) + 1, Math.max(...ys) - Math.min(...ys) + 1);
+        kinds.push(touched.size >= 2 ? BETWEEN : stretches >= 2 ? LOOP : extent > 3 ? ARM : TIP);
+      }
+      return kinds;
+    };
+    const seenKinds = new Set<number>();
+    for (const [w, h, count, seed] of [...cases, [45, 45, 90, 7] as const, [70, 30, 200, 8] as const]) {
+      const air = blobs(w, h, count, seed);
+      const reached = discReach(air, w, h, 2, false);
+      const residue = minus(air, reached);
+      const wide = labelComponents(reached, w, h, 4);
+      const kinds = Array.from(classifyResidue(residue, wide, w, h, 3).kind).slice(1);
+      expect(kinds, `${w}x${h} seed ${seed}`).toEqual(reference(residue, wide, w, h));
+      for (const kind of kinds) seenKinds.add(kind);
+    }
+    // Every kind met, loops included, so that none of the rules goes untried.
+    expect([...seenKinds].sort()).toEqual([TIP, BETWEEN, LOOP, ARM].sort());
+    // A U of residue under a band of wide air, touching it at both tops, one at each end of a row:
+    // a loop, though the two touching pixels are neighbours in memory across the row's end.
+    const [w, h] = [6, 7];
+    const wideMask = new Uint8Array(w * h).fill(1, 0, 3 * w);
+    const residue = new Uint8Array(w * h).fill(1, 5 * w, 6 * w);
+    for (const y of [3, 4]) residue[y * w] = residue[y * w + w - 1] = 1;
+    const wide = labelComponents(wideMask, w, h, 4);
+    expect(Array.from(classifyResidue(residue, wide, w, h, 3).kind).slice(1)).toEqual([LOOP]);
+    expect(reference(residue, wide, w, h)).toEqual([LOOP]);
   });
 
   it('finds what a disc reaches on packed rows exactly as the definition, whatever the mask density or row width', () => {
