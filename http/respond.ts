@@ -17,13 +17,18 @@ export function jsonText(status: number, text: string, headers: Record<string, s
 
 /** The contract's error envelope, with `Retry-After` wherever the catalogue gives one. */
 export function errorResponse(error: CoreError, headers: Record<string, string> = {}): Response {
+  const retry: Record<string, string> =
+    error.retryAfterSec === undefined ? {} : { 'retry-after': String(error.retryAfterSec) };
+  return json(error.status, envelopeOf(error), { ...retry, ...headers });
+}
+
+/** The envelope's body: `{ error: { code, message, agent_instruction?, retryable? } }`. */
+export function envelopeOf(error: CoreError): { error: Record<string, unknown> } {
   const body: { code: string; message: string; agent_instruction?: string; retryable?: boolean } = {
     code: error.code,
     message: error.message,
   };
   if (error.agent_instruction) body.agent_instruction = error.agent_instruction;
   if (error.retryable !== undefined) body.retryable = error.retryable;
-  const retry: Record<string, string> =
-    error.retryAfterSec === undefined ? {} : { 'retry-after': String(error.retryAfterSec) };
-  return json(error.status, { error: body }, { ...retry, ...headers });
+  return { error: body };
 }

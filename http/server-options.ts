@@ -2,6 +2,7 @@ import type { Server, ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { LINGER_BOUNDS, lingerOverUnreadBodies, type LingerBounds } from './lingering-close.ts';
+import { answerUnreadableRequests } from './unreadable-requests.ts';
 
 /**
  * A client has this long to send its request line and headers (a few hundred bytes), so a
@@ -46,6 +47,10 @@ export function listen(options: ListenOptions, onListening?: (info: AddressInfo)
   // Off: its cleanup would close the socket 500 ms after an early answer, the body still arriving.
   const server = serve({ ...where, serverOptions: httpServerOptions, autoCleanupIncoming: false }, onListening);
   lingerOverUnreadBodies(server as Server, linger);
+  answerUnreadableRequests(server as Server, {
+    headersTimeoutMs: HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: REQUEST_TIMEOUT_MS,
+  });
   return server;
 }
 

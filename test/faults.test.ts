@@ -166,8 +166,8 @@ interface Trickle {
   trickling: Promise<void>;
   /** Whether the server still holds the connection open. */
   open(): boolean;
-  /** Resolves with the status line the server answered and when it closed the connection. */
-  cut: Promise<{ statusLine: string; closedAfterMs: number }>;
+  /** Resolves with the status line and body the server answered and when it closed the connection. */
+  cut: Promise<{ statusLine: string; body: string; closedAfterMs: number }>;
 }
 
 /** Opens a connection, sends `head` at once and then `piece` every `everyMs` until the server closes it. */
@@ -176,7 +176,7 @@ function trickle(server: InProcessLiveServer, head: string, piece: string, every
   let sentPieces = 0;
   let trickled!: () => void;
   const trickling = new Promise<void>((resolve) => (trickled = resolve));
-  const cut = new Promise<{ statusLine: string; closedAfterMs: number }>((resolve, reject) => {
+  const cut = new Promise<{ statusLine: string; body: string; closedAfterMs: number }>((resolve, reject) => {
     const started = performance.now();
     const socket: Socket = connect(server.port, server.host);
     let received = '';
@@ -193,7 +193,11 @@ function trickle(server: InProcessLiveServer, head: string, piece: string, every
     socket.on('close', () => {
       open = false;
       clearInterval(timer);
-      resolve({ statusLine: received.split('\r\n')[0]!, closedAfterMs: performance.now() - started });
+      resolve({
+        statusLine: received.split('\r\n')[0]!,
+        body: received.slice(received.indexOf('\r\n\r\n') + 4),
+        closedAfterMs: performance.now() - started,
+      });
     });
     setTimeout(() => {
       socket.destroy();
@@ -311,6 +315,11 @@ describe.concurrent('slow and oversized requests, with the server settings serve
     expect(slow.every((s) => s.open())).toBe(true);
     for (const cut of await Promise.all(slow.map((s) => s.cut))) {
       expect(cut.statusLine).toBe('HTTP/1.1 408 Request Timeout');
+      // In the contract's envelope, saying the limit (Node's own answer has no body).
+      expect(JSON.parse(cut.body).error).toMatchObject({
+        code: 'INVALID_REQUEST',
+        message: expect.stringContaining(`headers must arrive within ${HEADERS_TIMEOUT_MS / 1000} s`),
+      });
       expect(cut.closedAfterMs).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_MS - 100);
       expect(cut.closedAfterMs).toBeLessThan(HEADERS_TIMEOUT_MS + CONNECTIONS_CHECKING_INTERVAL_MS + 2_000);
     }
