@@ -70,6 +70,19 @@ describe('accounts and sessions', () => {
     expect((await service.core.signUp(creds('dana@example.com'))).ok).toBe(true);
   });
 
+  it('refuses repeats and runs as common passwords too, and takes passwords that only contain them', async () => {
+    // Not on the list, but what a guesser tries next: one unit said over again, or a run of characters.
+    const refused = ['qqqqqqqqqq', 'zxzxzxzxzx', '73917391', 'abcabcab', 'passwordpassword', 'ghijklmn', '98765432'];
+    for (const password of refused) {
+      const result = await service.core.signUp(creds('dana@example.com', password));
+      expect(result.ok ? 'ok' : result.error.message, password).toBe(COMMON_PASSWORD_REFUSAL);
+    }
+    // A longer unit that is not on the list, and passwords with a repeat or a run inside them.
+    for (const [n, password] of ['tulipwindow tulipwindow', 'qqqq harbour 17', 'abcdefgh-river'].entries()) {
+      expect((await service.core.signUp(creds(`taken${n}@example.com`, password))).ok, password).toBe(true);
+    }
+  });
+
   it('ends a session on sign-out and after its lifetime', async () => {
     const up = await service.core.signUp(creds('dana@example.com'));
     if (!up.ok) throw new Error(up.error.message);

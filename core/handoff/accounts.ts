@@ -15,7 +15,7 @@ const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,}$/;
 const WRONG_CREDENTIALS = 'Email or password is incorrect.';
 /** Sign-up's refusal of a listed password; the site's page explains it in its own words. */
 export const COMMON_PASSWORD_REFUSAL =
-  'This password is on a list of common and leaked passwords, so it is easy to guess. Choose another.';
+  'This password is on a list of common and leaked passwords, or repeats the same characters or runs through them in order, so it is easy to guess. Choose another.';
 
 export interface Credentials {
   email: string;
