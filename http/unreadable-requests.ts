@@ -2,6 +2,7 @@ import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { coreError, type CoreError } from '../core/errors.ts';
 import { envelopeOf } from './respond.ts';
+import { FRAME_ANCESTORS_NONE } from './security-headers.ts';
 
 /**
  * What Node's HTTP parser could not read never reaches a route: a body that ends before its
@@ -28,7 +29,9 @@ export function answerUnreadableRequests(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
         'Content-Type: application/json; charset=utf-8\r\n' +
         `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-        'Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n' +
+        // The headers every answer carries (security-headers.ts), which this one bypasses.
+        `Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nContent-Security-Policy: ${FRAME_ANCESTORS_NONE}\r\n` +
+        'Connection: close\r\n\r\n' +
         body,
     );
   });

@@ -51,6 +51,9 @@ describe('requests Node cannot read are answered in the contract envelope', () =
     expect(answer.headers['content-type']).toMatch(/^application\/json/);
     expect(answer.headers['cache-control']).toBe('no-store');
     expect(answer.headers['connection']).toBe('close');
+    // As every answer of the service carries them (security-headers.ts).
+    expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    expect(answer.headers['content-security-policy']).toBe("frame-ancestors 'none'");
     expect(answer.body).toEqual({
       error: {
         code: 'INVALID_REQUEST',
