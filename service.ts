@@ -8,6 +8,7 @@ import { loadConfig } from './core/config.ts';
 import { createCore, type Core } from './core/index.ts';
 import type { Logger } from './core/logger.ts';
 import { startSweeping } from './core/maintenance/scheduler.ts';
+import { startRenewing, type ProcessIdentity } from './core/maintenance/upload-leases.ts';
 import type { Pipeline } from './core/pipeline/types.ts';
 import { createPipelinePool } from './core/pipeline/worker-pool.ts';
 import type { Randomness } from './core/randomness.ts';
@@ -32,6 +33,8 @@ export interface Parts {
   pipeline?: Pipeline;
   /** Sweep at start and then this often (`SWEEP_EVERY_MS`); off when absent, as tests call `core.sweep()`. */
   sweepEveryMs?: number;
+  /** The process uploads run in; this process when absent. */
+  identity?: ProcessIdentity;
 }
 
 /** The run settings the core needs: no port, no proxy, no API switch. */
@@ -81,6 +84,7 @@ export async function buildCore(settings: CoreSettings, parts: Parts): Promise<B
       });
   const pipeline = parts.pipeline ?? pool!.pipeline;
   const core = await createCore({ db, config, urls: serviceUrls(settings.siteUrl), ...coreParts, pipeline });
+  const renewing = startRenewing(core, parts.log);
   const sweeping = sweepEveryMs
     ? await startSweeping(core.sweep, { everyMs: sweepEveryMs, log: parts.log })
     : undefined;
@@ -92,6 +96,8 @@ export async function buildCore(settings: CoreSettings, parts: Parts): Promise<B
       if (!(await core.uploadsSettled(UPLOAD_DRAIN_MS))) {
         parts.log.warn({ msg: 'closing with uploads still running; they will read as interrupted' });
       }
+      await renewing.stop();
+      core.retire();
       await pool?.close();
       db.close();
     },

@@ -20,6 +20,7 @@ import { openJob, type OpenJobInput, type OpenJobResult } from './jobs/open-job.
 import { loadKeyedHash } from './keyed-hash.ts';
 import { createInFlight } from './maintenance/in-flight.ts';
 import { sweep, type SweepReport } from './maintenance/sweeper.ts';
+import { createUploadLeases, thisProcess, type ProcessIdentity } from './maintenance/upload-leases.ts';
 import { createRateLimiter } from './limits/rate-limiter.ts';
 import type { RateLimitObserver, RateLimitReport } from './limits/rate-report.ts';
 import { createPictureCache } from './piece-pictures/cache.ts';
@@ -36,7 +37,10 @@ import type { JobRow } from '../db/schema.ts';
 import type { ServiceUrls } from './urls.ts';
 
 /** What the caller provides; the core derives the keyed hash, the secret box and the rate limiter itself. */
-export type CoreOptions = Omit<CoreDeps, 'keyedHash' | 'secretBox' | 'limiter'>;
+export type CoreOptions = Omit<CoreDeps, 'keyedHash' | 'secretBox' | 'limiter'> & {
+  /** The process uploads run in (`thisProcess()` when absent): how rows of a dead predecessor are recognised. */
+  identity?: ProcessIdentity;
+};
 
 /** The service's domain, shared by every adapter (REST, MCP, pages). */
 export interface Core {
@@ -108,13 +112,21 @@ export interface Core {
   sweep(): Promise<SweepReport>;
   /** True once no upload is being processed here, false if some still run after `timeoutMs`. */
   uploadsSettled(timeoutMs: number): Promise<boolean>;
+  /**
+   * Extends the leases of the uploads running here and retries the closes the database refused;
+   * the composition root calls it every `LEASE_RENEW_EVERY_MS`.
+   */
+  renewUploadLeases(): Promise<void>;
+  /** This core runs no more uploads: rows it still holds read as abandoned to every instance. */
+  retire(): void;
 }
 
-export async function createCore(options: CoreOptions): Promise<Core> {
+export async function createCore({ identity, ...options }: CoreOptions): Promise<Core> {
   const keyedHash = await loadKeyedHash(options.db, options.random);
   const secretBox = await loadSecretBox(options.db, options.random);
   const limiter = createRateLimiter({ ...options, keyedHash });
   const deps: CoreDeps = { ...options, keyedHash, secretBox, limiter };
+  const leases = createUploadLeases(deps, identity ?? thisProcess());
   const uploads = createInFlight();
   const svgRenderer = createSvgRenderer({ concurrency: options.config.svg.concurrentRenders });
   const pictures = createPictureCache({
@@ -130,7 +142,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     readJob: (job) => readJob(deps, job),
     cancelJob: (job) => cancelJob(deps, job),
     submit: (job, png, clientAddress, onRateLimit) =>
-      uploads.track(submitDesign(deps, job, png, clientAddress, onRateLimit)),
+      uploads.track(submitDesign({ ...deps, leases }, job, png, clientAddress, onRateLimit)),
     drawingFromSvg: (job, svgText) => drawingFromSvg(deps, svgRenderer, job, svgText),
     readSubmission: (job, no) => readSubmission(deps, job, no),
     readSubmissionFile: (job, no, file) => readSubmissionFile(deps, job, no, file),
@@ -150,8 +162,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     rememberAgentJob: (sessionKey, jobId, jobSecret) => rememberAgentJob(deps, { sessionKey, jobId, jobSecret }),
     resolveAgentJob: (scope, ref) => resolveAgentJob(deps, scope, ref),
     admitAgentSession: (clientAddress) => limiter.mcpSession(clientAddress),
-    sweep: () => sweep(deps),
+    sweep: () => sweep(deps, leases),
     uploadsSettled: (timeoutMs) => uploads.settled(timeoutMs),
+    renewUploadLeases: () => leases.renew(),
+    retire: () => leases.retire(),
   };
 }
 

@@ -72,6 +72,15 @@ export const submissions = sqliteTable(
      * core/submissions/engine.ts); written when the row is reserved. Null on rows from before it.
      */
     engine: text('engine', { mode: 'json' }),
+    /**
+     * Which process runs a `processing` row and until when (core/maintenance/upload-leases.ts):
+     * a random id per process, its host name and pid, and a lease it renews while it works.
+     * Null on rows from before leases, which only the 3-minute rule closes.
+     */
+    ownerId: text('owner_id'),
+    ownerHost: text('owner_host'),
+    ownerPid: integer('owner_pid'),
+    leaseUntil: integer('lease_until'),
   },
   (t) => [
     primaryKey({ columns: [t.jobId, t.no] }),

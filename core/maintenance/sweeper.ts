@@ -5,6 +5,7 @@ import { DAY, MINUTE } from '../clock.ts';
 import type { CoreDeps } from '../deps.ts';
 import { CANCELLED_RETENTION_MS, EXPIRED_RETENTION_MS } from '../jobs/job-state.ts';
 import { settleStaleUploads } from './interrupted.ts';
+import type { UploadLeases } from './upload-leases.ts';
 
 /** How often the service sweeps: well inside the contract's "about 10 minutes". */
 export const SWEEP_EVERY_MS = MINUTE;
@@ -17,7 +18,10 @@ const MAX_BATCHES = 20;
 
 /** What one sweep changed, by step. */
 export interface SweepReport {
-  /** `processing` rows older than 3 minutes closed as `PROCESSING_INTERRUPTED`. */
+  /**
+   * `processing` rows closed as `PROCESSING_INTERRUPTED`: older than 3 minutes, or abandoned by
+   * the process that reserved them (gone, or its lease lapsed).
+   */
   interrupted: number;
   /**
    * Stale `processing` rows of cancelled jobs deleted. A cancel deletes finished submissions at
@@ -40,9 +44,9 @@ type SweepDeps = Pick<CoreDeps, 'db' | 'clock' | 'config'>;
  * `db.write` transaction that re-reads what it deletes, so sweeps of several instances on one
  * database queue behind each other and the later one finds nothing left to do.
  */
-export async function sweep(deps: SweepDeps): Promise<SweepReport> {
+export async function sweep(deps: SweepDeps, leases: Pick<UploadLeases, 'isAbandoned'>): Promise<SweepReport> {
   const now = deps.clock.now();
-  const uploads = await settleStaleUploads(deps);
+  const uploads = await settleStaleUploads(deps, leases);
   return {
     interrupted: uploads.interrupted,
     cancelledSubmissions: uploads.deleted,

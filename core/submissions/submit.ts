@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
-import type { Queryable } from '../../db/database.ts';
+import type { Queryable, WriteTx } from '../../db/database.ts';
 import { jobs, submissions, type JobRow, type SubmissionRow } from '../../db/schema.ts';
 import type { Finding } from '../contract/finding.ts';
 import type { Submission, Validation } from '../contract/submission.ts';
@@ -9,6 +9,8 @@ import { errorText } from '../logger.ts';
 import { newApprovalToken } from '../handoff/approval-token.ts';
 import { findJob, slotUse } from '../jobs/job-store.ts';
 import { effectiveStatus, jobLifetimeEnd, uploadRefusal } from '../jobs/job-state.ts';
+import { closeInterrupted } from '../maintenance/interrupted.ts';
+import type { UploadLeases } from '../maintenance/upload-leases.ts';
 import { sha256Hex } from '../jobs/secrets.ts';
 import type { PipelineOutcome } from '../pipeline/types.ts';
 import type { RateLimitObserver } from '../limits/rate-report.ts';
@@ -26,13 +28,20 @@ export interface SubmissionAnswer {
 
 const MAX_SUBMISSION_NO = 9999;
 
+/** What an upload runs with besides the core's dependencies. */
+export interface UploadDeps extends CoreDeps {
+  leases: UploadLeases;
+}
+
 /**
  * `POST /jobs/{jobId}/submissions` after the secret check, in the contract's order: file
  * checks, job state, content idempotency, rate limits, quota, then the pipeline. `onRateLimit`
  * hears the buckets' standing when the rate limits were reached (not for earlier answers).
+ * The reserved row is held under this process's lease until it is finished; one it cannot
+ * finish (the database refused the outcome) it closes as interrupted before answering.
  */
 export async function submitDesign(
-  deps: CoreDeps,
+  deps: UploadDeps,
   job: JobRow,
   png: Uint8Array,
   clientAddress: string,
@@ -51,7 +60,7 @@ export async function submitDesign(
   if (!limited.ok) return limited;
 
   const reserved = await deps.db.write(async (tx): Promise<Result<number, Result<SubmissionAnswer>>> => {
-    const again = await stateAndReplay(deps, tx, job.id, sha256);
+    const again = await stateAndReplay(deps, tx, job.id, sha256, tx);
     if (again) return err(again);
     const slots = await slotUse(tx, job.id);
     const no = slots.maxNo + 1;
@@ -67,22 +76,58 @@ export async function submitDesign(
         ),
       );
     }
+    const now = deps.clock.now();
     await tx
       .insert(submissions)
-      .values({ jobId: job.id, no, status: 'processing', sha256, engine, createdAt: deps.clock.now() });
+      .values({ jobId: job.id, no, status: 'processing', sha256, engine, createdAt: now, ...deps.leases.claim(now) });
     return ok(no);
   });
   if (!reserved.ok) return reserved.error;
 
-  const no = reserved.value;
+  const row = { jobId: job.id, no: reserved.value };
+  deps.leases.hold(row);
+  try {
+    return await processReserved(deps, job, png, header.value, { no: row.no, sha256, engine });
+  } catch (cause) {
+    await closeUnfinished(deps, row);
+    throw cause;
+  } finally {
+    deps.leases.release(row);
+  }
+}
+
+/** How long an upload that failed to store its outcome waits for its row's close before answering. */
+const CLOSE_WAIT_MS = 2000;
+
+/**
+ * The row of an upload about to be answered 500 is closed first, so the retry the answer advises
+ * is taken at once. A database that does not answer within `CLOSE_WAIT_MS` does not hold the
+ * answer back: the close goes on, and is retried until the database takes it.
+ */
+async function closeUnfinished(deps: UploadDeps, row: { jobId: string; no: number }): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const waited = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, CLOSE_WAIT_MS);
+  });
+  await Promise.race([deps.leases.abandon(row), waited]).finally(() => clearTimeout(timer));
+}
+
+async function processReserved(
+  deps: CoreDeps,
+  job: JobRow,
+  png: Uint8Array,
+  header: PngHeader,
+  reserved: Reserved,
+): Promise<Result<SubmissionAnswer>> {
+  const { no } = reserved;
   const started = deps.clock.now();
-  const outcome = await runPipeline(deps, job, png, header.value);
+  const outcome = await runPipeline(deps, job, png, header);
   const durationMs = deps.clock.now() - started;
   // The copy for the findings picture, made once the analysis is done rather than beside it, so
   // the two decodes of a large upload never hold memory at the same time.
   const drawing =
     outcome.kind === 'analysed'
-      ? await keepDrawing(png, header.value, deps.config.image).catch((cause: unknown) => {
+      ? await keepDrawing(png, header, deps.config.image).catch((cause: unknown) => {
           deps.log.warn({
             msg: 'drawing copy for the findings picture failed',
             jobId: job.id,
@@ -92,7 +137,7 @@ export async function submitDesign(
           return undefined;
         })
       : undefined;
-  return finish(deps, job, { no, sha256, engine }, outcome, durationMs, drawing);
+  return finish(deps, job, reserved, outcome, durationMs, drawing);
 }
 
 /** The reserved row's identity and what it records about its input and engine. */
@@ -102,12 +147,17 @@ interface Reserved {
   engine: EngineRecord;
 }
 
-/** The answer decided before any work: the job's refusing state, or a stored outcome for these bytes. */
+/**
+ * The answer decided before any work: the job's refusing state, or a stored outcome for these
+ * bytes. The same bytes still `processing` in a row its process abandoned are no answer: within
+ * the reserving transaction (`closing`) that row is closed as interrupted, and the upload goes on.
+ */
 async function stateAndReplay(
-  deps: CoreDeps,
+  deps: UploadDeps,
   q: Queryable,
   jobId: string,
   sha256: string,
+  closing?: WriteTx,
 ): Promise<Result<SubmissionAnswer> | undefined> {
   const job = await findJob(q, jobId);
   if (!job) return err(coreError('JOB_CANCELLED'));
@@ -126,6 +176,10 @@ async function stateAndReplay(
     .orderBy(desc(submissions.no))
     .limit(1);
   if (!same) return undefined;
+  if (same.status === 'processing' && deps.leases.isAbandoned(same, deps.clock.now())) {
+    if (closing) await closeInterrupted(closing, same, 'stopped', deps);
+    return undefined;
+  }
   if (same.status === 'processing') {
     return err(
       coreError('SUBMISSION_IN_PROGRESS', {

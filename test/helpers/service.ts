@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../core/clock.ts';
 import { silentLogger, type Logger } from '../../core/logger.ts';
+import type { ProcessIdentity } from '../../core/maintenance/upload-leases.ts';
 import type { Pipeline } from '../../core/pipeline/types.ts';
 import { cryptoRandomness } from '../../core/randomness.ts';
 import { API_BASE_PATH } from '../../core/urls.ts';
@@ -33,6 +34,8 @@ export interface TestServiceOptions {
   siteUrl?: string;
   /** Where the service logs (silent unless given), e.g. a `jsonLogger` that records its lines. */
   log?: Logger;
+  /** The process its uploads claim to run in (this one unless given): to stand for another instance. */
+  identity?: ProcessIdentity;
 }
 
 export interface TestService extends Service {
@@ -71,6 +74,7 @@ export async function startService(options: TestServiceOptions = {}): Promise<Te
     clock,
     random: cryptoRandomness,
     log: options.log ?? silentLogger,
+    ...(options.identity && { identity: options.identity }),
     ...(options.realPipeline ? {} : { pipeline: options.pipelineFn ?? pipeline.run }),
   });
   const site = options.siteUrl ?? SITE;
