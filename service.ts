@@ -1,7 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Hono } from 'hono';
 import type { Clock } from './core/clock.ts';
 import { loadConfig } from './core/config.ts';
@@ -14,6 +12,7 @@ import { createPipelinePool } from './core/pipeline/worker-pool.ts';
 import type { Randomness } from './core/randomness.ts';
 import { serviceUrls } from './core/urls.ts';
 import { openDatabase, type Database } from './db/database.ts';
+import { databaseReadiness, embeddedFolder } from './db/readiness.ts';
 import type { RunSettings } from './env.ts';
 import { createApp } from './http/app.ts';
 import { createMcpEndpoint, MCP_PATH } from './mcp/http.ts';
@@ -119,7 +118,7 @@ export async function buildService(settings: RunSettings, parts: Parts): Promise
     core,
     log: parts.log,
     random: parts.random,
-    ping: () => db.orm.$client.execute('select 1'),
+    readiness: databaseReadiness(db, settings.databaseUrl, parts.clock),
     apiEnabled: settings.apiEnabled,
     trustProxy: settings.trustProxy,
     endpoints: [{ path: MCP_PATH, handle: (request, address) => mcp.handle(request, address) }],
@@ -138,7 +137,6 @@ export async function buildService(settings: RunSettings, parts: Parts): Promise
 
 /** The embedded database is created on first start, folder included. */
 function ensureDatabaseFolder(url: string): void {
-  if (!url.startsWith('file:') || url === 'file::memory:') return;
-  const path = url.startsWith('file://') ? fileURLToPath(url) : url.slice('file:'.length).split('?')[0]!;
-  mkdirSync(dirname(path), { recursive: true });
+  const folder = embeddedFolder(url);
+  if (folder) mkdirSync(folder, { recursive: true });
 }

@@ -185,3 +185,12 @@ export const mcpJobHandles = sqliteTable(
 );
 
 export type McpJobHandleRow = typeof mcpJobHandles.$inferSelect;
+
+/**
+ * One row that `/healthz` rewrites to prove the database takes writes (db/readiness.ts): a
+ * full disk or a read-only database fails that write while reads still answer.
+ */
+export const healthProbe = sqliteTable('health_probe', {
+  id: integer('id').primaryKey(),
+  at: integer('at').notNull(),
+});

@@ -8,7 +8,7 @@ import { notFoundPage, registerWebRoutes, serverErrorPage } from '../web/index.t
 import { canonicalRedirect } from './canonical-redirect.ts';
 import { clientAddress } from './client-address.ts';
 import { requestAccount } from './handoff.ts';
-import { HEALTHZ_PATH, registerHealthz } from './healthz.ts';
+import { HEALTHZ_PATH, LIVEZ_PATH, registerHealthz, type ReadinessCheck } from './healthz.ts';
 import { API_CATALOG_PATH, OPENAPI_PATH } from './openapi/document.ts';
 import { registerOpenApiRoutes } from './openapi/routes.ts';
 import { loggablePath, requestIdOf, requestLog } from './request-log.ts';
@@ -22,8 +22,8 @@ export interface AppOptions {
   log: Logger;
   /** Request ids. */
   random: Randomness;
-  /** The database query behind `/healthz`. */
-  ping: () => Promise<unknown>;
+  /** The checks behind `/healthz` (readiness), by name. */
+  readiness: Record<string, ReadinessCheck>;
   apiEnabled: boolean;
   trustProxy: boolean;
   /** Machine endpoints served beside the API (the MCP endpoint), built by the composition root. */
@@ -59,7 +59,7 @@ export function createApp(options: AppOptions): Hono {
   const endpointPaths = options.endpoints.map((endpoint) => endpoint.path);
   /** Paths that machines call and that answer JSON; every other path is a page, for people. */
   const isMachinePath = (path: string): boolean =>
-    isApiPath(path) || [...endpointPaths, OPENAPI_PATH, API_CATALOG_PATH, HEALTHZ_PATH].includes(path);
+    isApiPath(path) || [...endpointPaths, OPENAPI_PATH, API_CATALOG_PATH, HEALTHZ_PATH, LIVEZ_PATH].includes(path);
   const switchedOff = (path: string): boolean =>
     isApiPath(path) || path === API_CATALOG_PATH || endpointPaths.includes(path);
 
@@ -67,7 +67,7 @@ export function createApp(options: AppOptions): Hono {
   app.use('*', requestLog(options));
   app.use('*', securityHeaders());
   app.use('*', canonicalRedirect({ siteUrl: options.core.urls.siteUrl, trustProxy: options.trustProxy }));
-  registerHealthz(app, { ping: options.ping, log: options.log });
+  registerHealthz(app, { checks: options.readiness, log: options.log });
 
   app.use('*', async (c, next) => {
     // Switched off: the API, its catalogue and MCP are indistinguishable from unknown site paths.

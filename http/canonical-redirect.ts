@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { HEALTHZ_PATH } from './healthz.ts';
+import { HEALTHZ_PATH, LIVEZ_PATH } from './healthz.ts';
 import { setResponseHeader } from './request-log.ts';
 
 /** One year; no `includeSubDomains`, so other services on sibling hosts are not forced onto HTTPS. */
@@ -43,7 +43,7 @@ export function canonicalRedirect(options: CanonicalRedirectOptions): Middleware
     const secure = (forwardedProto ?? url.protocol.slice(0, -1)) === 'https';
     const host = forwardedHost ?? url.host.toLowerCase();
 
-    if (c.req.path !== HEALTHZ_PATH && (!secure || host === wwwHost)) {
+    if (c.req.path !== HEALTHZ_PATH && c.req.path !== LIVEZ_PATH && (!secure || host === wwwHost)) {
       const headers: Record<string, string> = { location: `${site.origin}${url.pathname}${url.search}` };
       if (secure) headers['strict-transport-security'] = HSTS_VALUE;
       return new Response(null, { status: 308, headers });

@@ -47,18 +47,39 @@ describe('/healthz', () => {
     expect(response.status).toBe(503);
     expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(response.headers.get('cache-control')).toBe('no-store');
-    expect(await response.json()).toEqual({ status: 'unavailable', checks: { database: 'unavailable' } });
+    expect(await response.json()).toEqual({
+      status: 'unavailable',
+      checks: { database: 'unavailable', writes: 'unavailable', disk: 'ok' },
+    });
     const failure = lines.map((line) => JSON.parse(line)).find((entry) => entry.msg === 'health check failed');
     expect(failure).toMatchObject({ level: 'error', check: 'database' });
     expect(failure.err).toEqual(expect.any(String));
   });
 
+  it('answers 503 naming the writes when the database answers reads but refuses writes', async () => {
+    service = await startService();
+    await service.db.orm.$client.execute('PRAGMA query_only = 1');
+    const refused = await service.fetch('/healthz');
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toEqual({
+      status: 'unavailable',
+      checks: { database: 'ok', writes: 'unavailable', disk: 'ok' },
+    });
+    await service.db.orm.$client.execute('PRAGMA query_only = 0');
+    expect((await service.fetch('/healthz')).status).toBe(200);
+  });
+
   it('answers 503 when the database does not answer within the time limit', async () => {
     const app = new Hono();
-    registerHealthz(app, { ping: () => new Promise(() => {}), log: jsonLogger(() => {}), timeoutMs: 50 });
+    registerHealthz(app, {
+      checks: { database: () => new Promise(() => {}) },
+      log: jsonLogger(() => {}),
+      timeoutMs: 50,
+    });
     const started = performance.now();
     const response = await app.request('/healthz');
     expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({ status: 'unavailable', checks: { database: 'unavailable' } });
     expect(performance.now() - started).toBeLessThan(1000);
   });
 
@@ -67,5 +88,25 @@ describe('/healthz', () => {
     const response = await service.api('/healthz');
     expect(response.status).toBe(404);
     expect(((await response.json()) as any).error.message).toBe('No such endpoint.');
+  });
+});
+
+describe('/livez', () => {
+  it('answers 200 while the process serves requests, even with the database closed', async () => {
+    service = await startService();
+    service.db.close();
+    const response = await service.fetch('/livez');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(await response.json()).toEqual({ status: 'ok' });
+    expect((await service.fetch('/healthz')).status).toBe(503);
+  });
+
+  it('answers HEAD, refuses other methods with 405, and lives outside the API base', async () => {
+    service = await startService();
+    expect((await service.fetch('/livez', { method: 'HEAD' })).status).toBe(200);
+    const post = await service.fetch('/livez', { method: 'POST' });
+    expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
+    expect((await service.api('/livez')).status).toBe(404);
   });
 });

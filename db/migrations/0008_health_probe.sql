@@ -1,0 +1,4 @@
+CREATE TABLE `health_probe` (
+	`id` integer PRIMARY KEY NOT NULL,
+	`at` integer NOT NULL
+);
