@@ -86,9 +86,10 @@ export interface Core {
   ): Promise<Result<{ designId: string; created: boolean }>>;
   /**
    * Declines a ready job; `reason` comes from the approval page's form (`parseDeclineReason`),
-   * `undefined` from the API route, which takes none.
+   * `undefined` from the API route, which takes none. `shownNo`, the submission number the page
+   * showed, pins the decline to it (`SUBMISSION_SUPERSEDED` when another is current).
    */
-  decline(token: string, reason?: DeclineReason | null): Promise<Result<void>>;
+  decline(token: string, reason?: DeclineReason | null, shownNo?: unknown): Promise<Result<void>>;
   signUp(input: Credentials): Promise<Result<SignedIn>>;
   signIn(input: Credentials): Promise<Result<SignedIn>>;
   signOut(sessionToken: string): Promise<void>;
@@ -151,7 +152,7 @@ export async function createCore({ identity, ...options }: CoreOptions): Promise
     approvalChangesPicture: (token) => approvalChangesPicture(deps, token),
     approvalPiecePicture: (token, kind) => approvalPiecePicture(deps, pictures, token, kind),
     adopt: (token, submissionNo, accountId, onRateLimit) => adopt(deps, token, submissionNo, accountId, onRateLimit),
-    decline: (token, reason) => decline(deps, token, reason),
+    decline: (token, reason, shownNo) => decline(deps, token, reason, shownNo),
     signUp: (input) => signUp(deps, input),
     signIn: (input) => signIn(deps, input),
     signOut: (token) => signOut(deps, token),

@@ -11,14 +11,16 @@ export const isFormPost = (c: Context): boolean =>
 
 /**
  * A request from another site is treated as having no session (its cookie is not trusted).
- * Browsers say where a request came from in Sec-Fetch-Site; without it, Origin decides. Our
- * pages send no referrer, so a browser's own form post may carry `Origin: null`.
+ * Browsers say where a request came from in Sec-Fetch-Site; without it, Origin decides. The
+ * pages whose forms post here send their referrer to our origin (`SAME_ORIGIN_REFERRER`), so a
+ * browser's own post carries the real Origin; `Origin: null` (a sandboxed frame, a `data:` page on
+ * any site) is not proof of anything and counts as foreign.
  */
 export function fromOurSite(c: Context, siteUrl: string): boolean {
   const site = c.req.header('sec-fetch-site');
   if (site) return site === 'same-origin';
   const origin = c.req.header('origin');
-  return origin === undefined || origin === 'null' || origin === new URL(siteUrl).origin;
+  return origin === undefined || origin === new URL(siteUrl).origin;
 }
 
 /** The signed-in account behind the request's session cookie, if the request may use it. */

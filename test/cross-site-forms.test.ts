@@ -48,6 +48,13 @@ describe('cross-site form posts', () => {
         expect(await response.text()).toContain(he.crossSite.title);
       }
     }
+    // Origin null alone proves nothing (a sandboxed frame on any site sends it): no session for it.
+    const nullOrigin = await postForm(`${API_BASE_PATH}/handoff/${job.token}/adopt`, { submissionNo: '1' }, session, {
+      origin: 'null',
+    });
+    expect(nullOrigin.headers.get('location')).toBe(
+      `/signin?next=${encodeURIComponent(`/a/${job.token}/approve?n=1`)}`,
+    );
     expect(await dbRows('SELECT status, approval_status FROM jobs WHERE id = ?', [job.id])).toEqual([
       { status: 'ready', approval_status: 'pending' },
     ]);

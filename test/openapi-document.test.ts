@@ -204,7 +204,13 @@ describe('what the document covers', () => {
         500: ['PROCESSING_FAILED'],
         503: ['AUTH_UNAVAILABLE'],
       },
-      declineDesign: { 404: ['NOT_FOUND'], 409: ['JOB_LOCKED'], 500: ['PROCESSING_FAILED'] },
+      // submissionNo (400, SUBMISSION_SUPERSEDED) is an addition to the contract (issue 25).
+      declineDesign: {
+        400: ['INVALID_REQUEST'],
+        404: ['NOT_FOUND'],
+        409: ['JOB_LOCKED', 'SUBMISSION_SUPERSEDED'],
+        500: ['PROCESSING_FAILED'],
+      },
     };
     for (const [operationId, statuses] of Object.entries(contract)) {
       const declared = declaredCodes(doc, operationId);

@@ -4,7 +4,7 @@ import { COMMON_PASSWORD_REFUSAL } from '../core/handoff/accounts.ts';
 import type { SignedIn } from '../core/handoff/types.ts';
 import type { Result } from '../core/result.ts';
 import type { Web } from './context.ts';
-import { escapeHtml, htmlResponse, page, seeOther, withNext, type Viewer } from './html.ts';
+import { escapeHtml, htmlResponse, page, SAME_ORIGIN_REFERRER, seeOther, withNext, type Viewer } from './html.ts';
 import { crossSitePage } from './pages/refused.ts';
 import { isConfirmPath } from './paths.ts';
 import { unavailablePage } from './pages/unavailable.ts';
@@ -84,12 +84,6 @@ ${passwordHint}
   });
 }
 
-/**
- * The form's pages send the referrer to our own origin only (never elsewhere, so the `next` in their
- * address stays ours), which makes browsers put the real Origin on the form's post instead of `null`.
- */
-const ACCOUNT_FORM_HEADERS = { 'referrer-policy': 'same-origin' };
-
 /** The Hebrew words for a refusal: throttled, a common password, or the one generic message. */
 function refusalText(kind: AccountFormInput['kind'], error: CoreError, min: string): string {
   if (error.code === 'RATE_LIMITED') return kind === 'signup' ? he.signUp.throttled : he.signIn.throttled;
@@ -109,7 +103,7 @@ export async function showAccountForm(c: Context, web: Web, kind: AccountFormInp
     next: safeNext(c.req.query('next')),
     minPasswordLength: web.core.config.site.minPasswordLength,
   });
-  return htmlResponse(html, 200, ACCOUNT_FORM_HEADERS);
+  return htmlResponse(html, 200, SAME_ORIGIN_REFERRER);
 }
 
 /**
@@ -142,5 +136,5 @@ export async function submitAccountForm(
   const html = renderAccountForm({ kind, viewer: undefined, next, email, error, minPasswordLength: min });
   const retry: Record<string, string> =
     throttled && result.error.retryAfterSec !== undefined ? { 'retry-after': String(result.error.retryAfterSec) } : {};
-  return htmlResponse(html, throttled ? 429 : 400, { ...ACCOUNT_FORM_HEADERS, ...retry });
+  return htmlResponse(html, throttled ? 429 : 400, { ...SAME_ORIGIN_REFERRER, ...retry });
 }

@@ -22,6 +22,13 @@ export const PAGE_HEADERS = {
 };
 
 /**
+ * For pages whose forms post with a session or a decision (the approval, confirmation, sign-in and
+ * sign-up pages): the referrer goes to our own origin only, never elsewhere, which makes browsers
+ * put the real Origin on the form's post instead of `null`, so the post handlers can refuse `null`.
+ */
+export const SAME_ORIGIN_REFERRER = { 'referrer-policy': 'same-origin' };
+
+/**
  * Who is looking: a signed-in account, `undefined` for nobody signed in, or `null` when it is
  * not known (the session store did not answer), which shows no account links at all.
  */

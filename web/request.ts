@@ -17,8 +17,9 @@ export function safeNext(value: unknown): string | undefined {
  * Whether `Origin: null` may be one of our own posts. Browsers send it for a post from a page with
  * `Referrer-Policy: no-referrer` (most of ours), but also from a sandboxed frame or a `data:` page
  * on any site. `'ours'` accepts it: sign-out, whose form sits in every page's header. `'foreign'`
- * refuses it: sign-in and sign-up, whose pages send `same-origin` (`ACCOUNT_FORM_HEADERS`) so that
- * their own posts carry the real Origin, and a login CSRF cannot hide behind `null`.
+ * refuses it: sign-in, sign-up and the approval page's decline, whose pages send `same-origin`
+ * (`SAME_ORIGIN_REFERRER`) so that their own posts carry the real Origin, and a forged post cannot
+ * hide behind `null`.
  */
 export type NullOrigin = 'ours' | 'foreign';
 

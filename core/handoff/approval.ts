@@ -91,11 +91,25 @@ export async function approvalChangesPicture(deps: CoreDeps, token: string): Pro
  * is still declined and unexpired: it changes nothing else (the 24 hours still run from the first
  * decline), cannot touch a link a new passing upload re-armed, and the agent simply reads the newer
  * words. A repeat without one (the API route, a second tab left empty) leaves the reason as it is.
+ *
+ * `shownNo`, the submission the page showed, pins the decline to it: when another submission is the
+ * job's current one by then (a passing upload landed while the person read the page), nothing is
+ * declined and the answer is `SUBMISSION_SUPERSEDED`. Without it (the API route's callers, which
+ * show no version) the decline applies to whatever is current, as before.
  */
-export async function decline(deps: CoreDeps, token: string, reason?: DeclineReason | null): Promise<Result<void>> {
+export async function decline(
+  deps: CoreDeps,
+  token: string,
+  reason?: DeclineReason | null,
+  shownNo?: unknown,
+): Promise<Result<void>> {
+  if (shownNo !== undefined && !isSubmissionNo(shownNo)) {
+    return err(invalidRequest('Field "submissionNo" must be the integer shown on the page (1 to 9999).'));
+  }
   const job = await jobByToken(deps, token);
   if (!job) return err(noSuchLink());
   const now = deps.clock.now();
+  const pinned = shownNo === undefined ? [] : [eq(jobs.currentSubmissionNo, shownNo)];
   const changed = await deps.db.write(async (tx) => {
     const declined = await tx
       .update(jobs)
@@ -106,19 +120,21 @@ export async function decline(deps: CoreDeps, token: string, reason?: DeclineRea
         expiresAt: declinedLifetimeEnd(job, now, deps.config),
         declineReason: reason ?? null,
       })
-      .where(and(eq(jobs.id, job.id), eq(jobs.status, 'ready'), gt(jobs.expiresAt, now)));
+      .where(and(eq(jobs.id, job.id), eq(jobs.status, 'ready'), gt(jobs.expiresAt, now), ...pinned));
     if (declined.rowsAffected === 1) return true;
     if (reason) {
       await tx
         .update(jobs)
         .set({ declineReason: reason })
-        .where(and(eq(jobs.id, job.id), eq(jobs.status, 'declined'), gt(jobs.expiresAt, now)));
+        .where(and(eq(jobs.id, job.id), eq(jobs.status, 'declined'), gt(jobs.expiresAt, now), ...pinned));
     }
     return false;
   });
   if (changed) return ok(undefined);
   const current = (await jobByToken(deps, token)) ?? job;
   const status = effectiveStatus(current, now);
+  const moved = shownNo !== undefined && current.currentSubmissionNo !== shownNo;
+  if (moved && (status === 'ready' || status === 'declined')) return err(coreError('SUBMISSION_SUPERSEDED'));
   if (status === 'declined') return ok(undefined);
   if (status === 'approved') return err(coreError('JOB_LOCKED'));
   return err(noSuchLink());
@@ -138,7 +154,7 @@ export async function adopt(
 ): Promise<Result<{ designId: string; created: boolean }>> {
   const limited = await deps.limiter.adopt(accountId, onRateLimit);
   if (!limited.ok) return limited;
-  if (typeof submissionNo !== 'number' || !Number.isInteger(submissionNo) || submissionNo < 1 || submissionNo > 9999) {
+  if (!isSubmissionNo(submissionNo)) {
     return err(invalidRequest('Field "submissionNo" must be the integer shown on the page (1 to 9999).'));
   }
   const job = await jobByToken(deps, token);
@@ -224,3 +240,7 @@ function dimensionsStillPass(deps: CoreDeps, job: JobRow): CoreError | undefined
   }
   return undefined;
 }
+
+/** A submission number as a page shows it. */
+const isSubmissionNo = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 9999;

@@ -1,4 +1,6 @@
+import { invalidRequest } from '../../core/errors.ts';
 import { isFormPost } from '../handoff.ts';
+import { mediaType, readJsonText } from '../read-body.ts';
 import { ref } from '../openapi/components.ts';
 import { open, tokenPath } from '../openapi/operation.ts';
 import { formRedirect, jsonAnswer, refusal, unexpected } from '../openapi/responses.ts';
@@ -16,25 +18,70 @@ export const declineDesign = defineRoute({
     tag: 'Approval page',
     summary: 'Decline the design (approval page only)',
     description:
-      "The approval page's decline button; agents never call it. The token is enough: no account, no body. A ready job becomes declined; repeating it answers 200. The page's plain form post gets a 303 back to the page. This route stores no reason (approval.declineReason reads null after it); the page's own form, with the person's optional reason, posts to the site path /a/{token}/decline instead, which is not part of this API.",
+      "The approval page's decline button; agents never call it. The token is enough: no account, and the body is optional. A ready job becomes declined; repeating it answers 200. The page's plain form post gets a 303 back to the page. This route stores no reason (approval.declineReason reads null after it); the page's own form, with the person's optional reason, posts to the site path /a/{token}/decline instead, which is not part of this API. Addition to the contract: an optional submissionNo (the version the caller showed, as a form field or JSON) pins the decline to it; when another submission is current by then, nothing is declined and the answer is 409 SUBMISSION_SUPERSEDED.",
     security: open,
     parameters: tokenPath,
     requestBody: {
       required: false,
-      content: { 'application/x-www-form-urlencoded': { schema: { type: 'object' } } },
+      content: {
+        'application/x-www-form-urlencoded': {
+          schema: { type: 'object', properties: { submissionNo: { type: 'string', pattern: '^[0-9]{1,4}$' } } },
+        },
+        'application/json': {
+          schema: {
+            type: 'object',
+            additionalProperties: false,
+            properties: { submissionNo: { type: 'integer', minimum: 1, maximum: 9999 } },
+          },
+        },
+      },
     },
     responses: {
       200: jsonAnswer('Declined (also when repeated).', ref('Declined')),
       303: formRedirect('A form post: back to the approval page.'),
+      400: refusal(400, ['INVALID_REQUEST'], 'submissionNo is malformed, or the JSON body is not an object.'),
       404: refusal(404, ['NOT_FOUND'], 'Unknown token, or nothing to decline.'),
-      409: refusal(409, ['JOB_LOCKED'], 'The job is approved.'),
+      409: refusal(
+        409,
+        ['JOB_LOCKED', 'SUBMISSION_SUPERSEDED'],
+        'The job is approved, or submissionNo is no longer the current submission.',
+      ),
       500: unexpected(),
     },
   }),
   async handle(c, { core }) {
     const token = c.req.param('token') ?? '';
-    const result = await core.decline(token);
-    if (isFormPost(c)) return seeOther(approvalPath(token, result.ok ? undefined : result.error.code));
+    const form = isFormPost(c);
+    const shown = form ? await formShownNo(c.req.raw) : await jsonShownNo(c.req.raw);
+    if (!shown.ok) return errorResponse(shown.error);
+    const result = await core.decline(token, undefined, shown.value);
+    if (form) return seeOther(approvalPath(token, result.ok ? undefined : result.error.code));
     return result.ok ? json(200, { ok: true, status: 'declined' }) : errorResponse(result.error);
   },
 });
+
+/** The version a form showed: a number, the field's text when it is not one, nothing when absent. */
+async function formShownNo(request: Request) {
+  const text = (await request.formData().catch(() => undefined))?.get('submissionNo');
+  if (typeof text !== 'string') return { ok: true as const, value: undefined };
+  return { ok: true as const, value: /^[0-9]{1,4}$/.test(text) ? Number(text) : text };
+}
+
+/** A JSON body's `submissionNo`; no body (or another type) pins nothing, as before the field existed. */
+async function jsonShownNo(request: Request) {
+  const type = mediaType(request.headers.get('content-type'));
+  if (type !== 'application/json' && !type.endsWith('+json')) return { ok: true as const, value: undefined };
+  const text = await readJsonText(request, 4096);
+  if (!text.ok) return text;
+  if (text.value.trim() === '') return { ok: true as const, value: undefined };
+  let body: unknown;
+  try {
+    body = JSON.parse(text.value);
+  } catch {
+    return { ok: false as const, error: invalidRequest('The request body is not valid JSON.') };
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return { ok: false as const, error: invalidRequest('The body must be {"submissionNo": integer} or empty.') };
+  }
+  return { ok: true as const, value: (body as { submissionNo?: unknown }).submissionNo };
+}

@@ -16,7 +16,10 @@ export function expectHebrewPage(html: string): void {
   expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
 }
 
-/** The account forms' pages send `same-origin` (so their posts carry an Origin); every other page `no-referrer`. */
+/**
+ * The account forms', approval and confirmation pages send `same-origin` (so their posts carry an
+ * Origin); every other page `no-referrer`.
+ */
 export function expectPageHeaders(response: Response, referrerPolicy = 'no-referrer'): void {
   expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
   const csp = response.headers.get('content-security-policy') ?? '';

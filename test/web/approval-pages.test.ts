@@ -23,7 +23,7 @@ describe('the approval page /a/{token}, declining and approving through the app'
     const job = await readyJob();
     const response = await get(`/a/${job.token}`);
     expect(response.status).toBe(200);
-    expectPageHeaders(response);
+    expectPageHeaders(response, 'same-origin');
     const html = await response.text();
     expectHebrewPage(html);
     expect(html).toContain('<meta name="robots" content="noindex">');
@@ -173,7 +173,7 @@ describe('the approval page /a/{token}, declining and approving through the app'
   });
 
   it('the approve form works as Chromium posts it from the page (Origin: null, Sec-Fetch-Site: same-origin)', async () => {
-    // The pages send Referrer-Policy: no-referrer, so a browser's form post carries `Origin: null`;
+    // A page with Referrer-Policy: no-referrer (an older cached one) makes a browser post `Origin: null`;
     // Sec-Fetch-Site still says it came from this origin.
     const job = await readyJob();
     const session = await signUp();

@@ -177,6 +177,8 @@ describe('the decline form on the approval page', () => {
       { 'sec-fetch-site': 'cross-site', origin: SITE },
       { 'sec-fetch-site': 'same-site' },
       { origin: 'https://evil.example' },
+      // A sandboxed frame or a data: page on any site posts with Origin null.
+      { origin: 'null' },
     ];
     for (const headers of foreign) {
       const response = await declineForm(job.token, { choice: 'price', text: 'forged' }, headers);
@@ -185,9 +187,64 @@ describe('the decline form on the approval page', () => {
     }
     expect((await getJob(service, job)).status).toBe('ready');
     expect(await storedReason(job.id)).toBeNull();
-    // The page's own post: Origin null (it sends no referrer), with or without Sec-Fetch-Site.
-    expect((await declineForm(job.token, { text: 'mine' }, { origin: 'null' })).status).toBe(303);
+    // The page's own post: its real Origin (the page sends its referrer to its own origin), or
+    // Sec-Fetch-Site vouching for it.
+    const page = await service.fetch(`/a/${job.token}`);
+    expect(page.headers.get('referrer-policy')).toBe('same-origin');
+    expect((await declineForm(job.token, { text: 'mine' }, { origin: new URL(SITE).origin })).status).toBe(303);
     expect((await getJob(service, job)).approval.declineReason).toEqual({ choice: null, text: 'mine' });
+    const vouched = { 'sec-fetch-site': 'same-origin', origin: 'null' };
+    expect((await declineForm(job.token, { text: 'again' }, vouched)).status).toBe(303);
+  });
+
+  it('declines only the version the page showed: a page left open while a newer one passed declines nothing and says so', async () => {
+    const job = await readyJob();
+    const html = await pageHtml(`/a/${job.token}`);
+    expect(html).toContain('<input type="hidden" name="submissionNo" value="1">');
+    expect((await uploadPng(service, job, png())).status).toBe(200);
+
+    const stale = await declineForm(job.token, { submissionNo: '1', choice: 'price', text: 'too dear' });
+    expect([stale.status, stale.headers.get('location')]).toEqual([303, `/a/${job.token}?e=DECLINE_SUPERSEDED`]);
+    const after = await getJob(service, job);
+    expect([after.status, after.latestSubmission.no, after.approval.status]).toEqual(['ready', 2, 'pending']);
+    expect(await storedReason(job.id)).toBeNull();
+    const shown = await pageHtml(stale.headers.get('location')!);
+    expect(shown).toContain(escapeHtml(he.approval.errors.DECLINE_SUPERSEDED));
+    expect(shown).toContain('<input type="hidden" name="submissionNo" value="2">');
+
+    expect((await declineForm(job.token, { submissionNo: '2', choice: 'price' })).headers.get('location')).toBe(
+      `/a/${job.token}`,
+    );
+    expect((await getJob(service, job)).approval).toMatchObject({
+      status: 'declined',
+      declineReason: { choice: 'price' },
+    });
+    // Repeating the decline of the version declined is still a repeat; the older version is not.
+    expect((await declineForm(job.token, { submissionNo: '2' })).headers.get('location')).toBe(`/a/${job.token}`);
+    expect((await declineForm(job.token, { submissionNo: '1' })).headers.get('location')).toBe(
+      `/a/${job.token}?e=DECLINE_SUPERSEDED`,
+    );
+  });
+
+  it('the API route takes the version shown too, as JSON or a form field, and refuses a stale or malformed one', async () => {
+    const job = await readyJob();
+    expect((await uploadPng(service, job, png())).status).toBe(200);
+    const stale = await service.api(`/handoff/${job.token}/decline`, jsonInit({ submissionNo: 1 }));
+    expect(stale.status).toBe(409);
+    expect(((await stale.json()) as any).error.code).toBe('SUBMISSION_SUPERSEDED');
+    const malformed = await service.api(`/handoff/${job.token}/decline`, jsonInit({ submissionNo: 'two' }));
+    expect(malformed.status).toBe(400);
+    expect(((await malformed.json()) as any).error.code).toBe('INVALID_REQUEST');
+    const formPost = await service.api(`/handoff/${job.token}/decline`, {
+      method: 'POST',
+      headers: { 'content-type': FORM },
+      body: 'submissionNo=1',
+    });
+    expect(formPost.headers.get('location')).toBe(`/a/${job.token}?e=SUBMISSION_SUPERSEDED`);
+    expect((await getJob(service, job)).status).toBe('ready');
+
+    const current = await service.api(`/handoff/${job.token}/decline`, jsonInit({ submissionNo: 2 }));
+    expect([current.status, await current.json()]).toEqual([200, { ok: true, status: 'declined' }]);
   });
 
   it('a new passing submission re-arms the link to pending without the old reason', async () => {

@@ -4,7 +4,7 @@ import type { Web } from '../context.ts';
 import { formatDateTime, formatPrice } from '../format.ts';
 import { pieceSections } from '../fragments.ts';
 import { approvalPictures } from '../piece-pictures.ts';
-import { escapeHtml, htmlResponse, page, type Viewer } from '../html.ts';
+import { escapeHtml, htmlResponse, page, SAME_ORIGIN_REFERRER, type Viewer } from '../html.ts';
 import { nextStepsSection } from '../next-steps.ts';
 import { readSession } from '../session.ts';
 import { he, type ApprovalErrorCode } from '../strings.ts';
@@ -127,7 +127,8 @@ ${decisionBar(view)}`;
   });
 }
 
-export const approvalPage = (input: ApprovalPageInput): Response => htmlResponse(renderApprovalPage(input));
+export const approvalPage = (input: ApprovalPageInput): Response =>
+  htmlResponse(renderApprovalPage(input), 200, SAME_ORIGIN_REFERRER);
 
 /**
  * `GET /a/{token}`: the approval page for a live link; the site's 404 page for an unknown,

@@ -4,7 +4,7 @@ import { API_BASE_PATH } from '../../core/urls.ts';
 import type { Web } from '../context.ts';
 import { formatPrice } from '../format.ts';
 import { dimensionsText } from '../fragments.ts';
-import { escapeHtml, htmlResponse, page, seeOther, withNext, type Viewer } from '../html.ts';
+import { escapeHtml, htmlResponse, page, SAME_ORIGIN_REFERRER, seeOther, withNext, type Viewer } from '../html.ts';
 import { readSession } from '../session.ts';
 import { sizeWords } from '../size-text.ts';
 import { he } from '../strings.ts';
@@ -97,5 +97,5 @@ export async function approveConfirmRoute(c: Context, web: Web): Promise<Respons
   if (view.status !== 'pending') return seeOther(approvalPath(token));
   const asked = c.req.query('n') ?? '';
   const supersededNo = /^[0-9]{1,4}$/.test(asked) && Number(asked) !== view.submissionNo ? Number(asked) : undefined;
-  return htmlResponse(renderConfirmPage({ view, viewer: session.value, supersededNo }));
+  return htmlResponse(renderConfirmPage({ view, viewer: session.value, supersededNo }), 200, SAME_ORIGIN_REFERRER);
 }

@@ -17,12 +17,18 @@ function choiceRow(value: string, label: string, checked: boolean): string {
  * words up to `maxChars` characters, both or neither) and the decline button. "No reason" is a
  * choice of its own, checked at first, since a radio once picked cannot be cleared without script.
  * `errorCode` marks the text as the field at fault when the last decline was refused for its length.
+ * The version shown goes with the form, so the decline lands on it and on no newer one.
  */
-export function declineForm(view: Pick<ApprovalView, 'token'>, maxChars: number, errorCode?: string): string {
+export function declineForm(
+  view: Pick<ApprovalView, 'token' | 'submissionNo'>,
+  maxChars: number,
+  errorCode?: string,
+): string {
   const words = he.approval.declineReason;
   const max = String(maxChars);
   const invalid = errorCode === 'DECLINE_TEXT_TOO_LONG' ? ' aria-invalid="true"' : '';
   return `<form class="decline-form" method="post" action="${escapeHtml(declineFormPath(view.token))}">
+<input type="hidden" name="submissionNo" value="${escapeHtml(view.submissionNo)}">
 <fieldset class="choices">
 <legend>${escapeHtml(words.legend)}</legend>
 ${choiceRow('', words.none, true)}
