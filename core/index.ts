@@ -31,7 +31,12 @@ import { loadSecretBox } from './secret-box.ts';
 import { readFindingsPicture } from './submissions/read-picture.ts';
 import { readSubmission, readSubmissionFile, type SubmissionFile } from './submissions/read-submission.ts';
 import { submitDesign, type SubmissionAnswer } from './submissions/submit.ts';
-import { drawingFromSvg } from './submissions/svg-drawing.ts';
+import { drawingFromSvg, renderSvgDrawing } from './submissions/svg-drawing.ts';
+import { createRenderedCache } from './submissions/svg/rendered-cache.ts';
+import { effectiveStatus, uploadRefusal } from './jobs/job-state.ts';
+import { findJob } from './jobs/job-store.ts';
+import { coreError } from './errors.ts';
+import { err } from './result.ts';
 import { createSvgRenderer } from './submissions/svg/render.ts';
 import type { JobRow } from '../db/schema.ts';
 import type { ServiceUrls } from './urls.ts';
@@ -65,6 +70,17 @@ export interface Core {
    * (INVALID_FILE, FILE_TOO_LARGE; PROCESSING_FAILED when the renderer itself failed).
    */
   drawingFromSvg(job: JobRow, svgText: string): Promise<Result<Buffer>>;
+  /**
+   * `submit` for a drawing sent as SVG text: refused at once by a job that takes no uploads,
+   * then checked, counted in the submission buckets before it is rendered (a document this
+   * process rendered lately is neither rendered nor counted again), rendered and submitted.
+   */
+  submitSvg(
+    job: JobRow,
+    svgText: string,
+    clientAddress: string,
+    onRateLimit?: RateLimitObserver,
+  ): Promise<Result<SubmissionAnswer>>;
   readSubmission(job: JobRow, no: string): Promise<Result<Submission>>;
   readSubmissionFile(job: JobRow, no: string, file: SubmissionFile): Promise<Result<string>>;
   /** The findings picture (PNG) of a ready or failed_validation submission, drawn on request. */
@@ -118,9 +134,15 @@ export interface Core {
    * the composition root calls it every `LEASE_RENEW_EVERY_MS`.
    */
   renewUploadLeases(): Promise<void>;
-  /** This core runs no more uploads: rows it still holds read as abandoned to every instance. */
+  /**
+   * This core runs no more uploads: rows it still holds read as abandoned to every instance, and
+   * its SVG render processes end.
+   */
   retire(): void;
 }
+
+/** Rendered SVG drawings kept for resends: a greyscale canvas PNG is tens of kilobytes. */
+const RENDERED_SVG_CACHE_BYTES = 8 * 1024 * 1024;
 
 export async function createCore({ identity, ...options }: CoreOptions): Promise<Core> {
   const keyedHash = await loadKeyedHash(options.db, options.random);
@@ -130,6 +152,7 @@ export async function createCore({ identity, ...options }: CoreOptions): Promise
   const leases = createUploadLeases(deps, identity ?? thisProcess());
   const uploads = createInFlight();
   const svgRenderer = createSvgRenderer({ concurrency: options.config.svg.concurrentRenders });
+  const rendered = createRenderedCache(RENDERED_SVG_CACHE_BYTES);
   const pictures = createPictureCache({
     maxBytes: options.config.pictures.cacheBytes,
     concurrency: options.config.pictures.concurrentRenders,
@@ -145,6 +168,17 @@ export async function createCore({ identity, ...options }: CoreOptions): Promise
     submit: (job, png, clientAddress, onRateLimit) =>
       uploads.track(submitDesign({ ...deps, leases }, job, png, clientAddress, onRateLimit)),
     drawingFromSvg: (job, svgText) => drawingFromSvg(deps, svgRenderer, job, svgText),
+    async submitSvg(job, svgText, clientAddress, onRateLimit) {
+      // The job as it stands now: the caller's row may be from before a cancel.
+      const current = await findJob(deps.db.orm, job.id);
+      const refusal = current ? uploadRefusal(effectiveStatus(current, deps.clock.now())) : coreError('JOB_CANCELLED');
+      if (refusal) return err(refusal);
+      const counting = { limiter, clientAddress, onRateLimit };
+      const drawing = await renderSvgDrawing(deps, svgRenderer, rendered, job, svgText, counting);
+      if (!drawing.ok) return drawing;
+      const { png, counted } = drawing.value;
+      return uploads.track(submitDesign({ ...deps, leases }, job, png, clientAddress, onRateLimit, { counted }));
+    },
     readSubmission: (job, no) => readSubmission(deps, job, no),
     readSubmissionFile: (job, no, file) => readSubmissionFile(deps, job, no, file),
     readFindingsPicture: (job, no) => readFindingsPicture(deps, job, no),
@@ -166,7 +200,10 @@ export async function createCore({ identity, ...options }: CoreOptions): Promise
     sweep: () => sweep(deps, leases),
     uploadsSettled: (timeoutMs) => uploads.settled(timeoutMs),
     renewUploadLeases: () => leases.renew(),
-    retire: () => leases.retire(),
+    retire: () => {
+      leases.retire();
+      svgRenderer.close();
+    },
   };
 }
 

@@ -40,18 +40,17 @@ export interface DrawingArgs {
   path?: string | undefined;
 }
 
-/** Renders SVG text for the job being submitted to (core.drawingFromSvg). */
-export type SvgToPng = (svgText: string) => Promise<Result<Uint8Array, CoreError>>;
+/** The drawing as given: PNG bytes, or SVG text for the core to render (`core.submitSvg`). */
+export type GivenDrawing = { png: Uint8Array } | { svg: string };
 
 const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 
-/** The image bytes from exactly one of the drawing arguments; refusals in the contract's codes. */
+/** The drawing from exactly one of the drawing arguments; refusals in the contract's codes. */
 export async function readDrawing(
   args: DrawingArgs,
   transport: McpContext['transport'],
   image: Config['image'],
-  svgToPng: SvgToPng,
-): Promise<Result<Uint8Array, CoreError>> {
+): Promise<Result<GivenDrawing, CoreError>> {
   const given = (value: string | undefined) => value !== undefined && value !== '';
   const hasPath = transport === 'stdio' && given(args.path);
   const count = [given(args.pngBase64), given(args.svg), hasPath].filter(Boolean).length;
@@ -64,9 +63,9 @@ export async function readDrawing(
       ),
     );
   }
-  if (hasPath) return readPngFile(args.path!, image);
-  if (given(args.svg)) return svgToPng(args.svg!);
-  return decodeBase64(args.pngBase64!, image);
+  if (given(args.svg)) return ok({ svg: args.svg! });
+  const png = hasPath ? await readPngFile(args.path!, image) : decodeBase64(args.pngBase64!, image);
+  return png.ok ? ok({ png: png.value }) : png;
 }
 
 function decodeBase64(given: string, image: Config['image']): Result<Uint8Array, CoreError> {

@@ -36,7 +36,8 @@ export interface UploadDeps extends CoreDeps {
 /**
  * `POST /jobs/{jobId}/submissions` after the secret check, in the contract's order: file
  * checks, job state, content idempotency, rate limits, quota, then the pipeline. `onRateLimit`
- * hears the buckets' standing when the rate limits were reached (not for earlier answers).
+ * hears the buckets' standing when the rate limits were reached (not for earlier answers);
+ * `counted` says the buckets already counted this upload (an SVG drawing, before its render).
  * The reserved row is held under this process's lease until it is finished; one it cannot
  * finish (the database refused the outcome) it closes as interrupted before answering.
  */
@@ -46,6 +47,7 @@ export async function submitDesign(
   png: Uint8Array,
   clientAddress: string,
   onRateLimit?: RateLimitObserver,
+  options: { counted?: boolean } = {},
 ): Promise<Result<SubmissionAnswer>> {
   const header = inspectPngHeader(png, deps.config.image);
   if (!header.ok) return header;
@@ -56,8 +58,11 @@ export async function submitDesign(
   const early = await stateAndReplay(deps, deps.db.orm, job.id, sha256);
   if (early) return early;
 
-  const limited = await deps.limiter.submission(clientAddress, onRateLimit);
-  if (!limited.ok) return limited;
+  // A drawing rendered from SVG was counted before its render (core/submissions/svg-drawing.ts).
+  if (!options.counted) {
+    const limited = await deps.limiter.submission(clientAddress, onRateLimit);
+    if (!limited.ok) return limited;
+  }
 
   const reserved = await deps.db.write(async (tx): Promise<Result<number, Result<SubmissionAnswer>>> => {
     const again = await stateAndReplay(deps, tx, job.id, sha256, tx);

@@ -1,11 +1,28 @@
+import { createHash } from 'node:crypto';
 import type { JobRow } from '../../db/schema.ts';
 import type { Config } from '../config.ts';
 import { coreError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import type { RateLimiter } from '../limits/rate-limiter.ts';
+import type { RateLimitObserver } from '../limits/rate-report.ts';
 import { err, ok, type Result } from '../result.ts';
 import { rebuildSvg } from './svg/rebuild.ts';
 import { renderFailed, renderTimedOut, tooManyBytes } from './svg/refusals.ts';
 import type { SvgRenderer } from './svg/render.ts';
+import type { RenderedCache } from './svg/rendered-cache.ts';
+
+/** Where a render is counted: the upload's submission buckets, before the render starts. */
+export interface RenderCounting {
+  limiter: Pick<RateLimiter, 'submission'>;
+  clientAddress: string;
+  onRateLimit?: RateLimitObserver;
+}
+
+/** The rendered drawing, and whether the render was counted in the submission buckets. */
+export interface RenderedDrawing {
+  png: Buffer;
+  counted: boolean;
+}
 
 /**
  * A drawing sent as SVG text, as the PNG bytes to submit: checked with an XML parser against the
@@ -13,13 +30,19 @@ import type { SvgRenderer } from './svg/render.ts';
  * recommended canvas, black on white, flattened, 8-bit greyscale. Nothing the agent wrote decides
  * the canvas size. The same text always gives the same bytes, so resending it replays the stored
  * submission through `submitDesign`'s content idempotency.
+ *
+ * With `counting`, a render costs the caller a hit in the submission buckets, taken after the
+ * cheap checks and before the render starts, so a client sending SVGs that fail to render is held
+ * back as one sending PNGs is. A document rendered lately (`cache`) is neither rendered nor counted.
  */
-export async function drawingFromSvg(
+export async function renderSvgDrawing(
   deps: { config: Config; log: Logger },
   renderer: SvgRenderer,
+  cache: RenderedCache | undefined,
   job: JobRow,
   svgText: string,
-): Promise<Result<Buffer>> {
+  counting?: RenderCounting,
+): Promise<Result<RenderedDrawing>> {
   const limits = deps.config.svg;
   const bytes = Buffer.byteLength(svgText, 'utf8');
   if (bytes > limits.maxBytes) return err(tooManyBytes(bytes, limits));
@@ -27,10 +50,20 @@ export async function drawingFromSvg(
   const canvas = deps.config.image.recommendedPixels;
   const document = rebuildSvg(svgText, limits, canvas);
   if (!document.ok) return document;
+  const key = createHash('sha256').update(`${canvas.width}x${canvas.height}\n${document.value}`).digest('hex');
+  const kept = cache?.get(key);
+  if (kept) return ok({ png: kept, counted: false });
+  if (counting) {
+    const limited = await counting.limiter.submission(counting.clientAddress, counting.onRateLimit);
+    if (!limited.ok) return limited;
+  }
   const started = performance.now();
   const outcome = await renderer.render(document.value, canvas, limits.renderTimeoutSec * 1000);
   const ms = Math.round(performance.now() - started);
-  if (outcome.kind === 'png') return ok(outcome.png);
+  if (outcome.kind === 'png') {
+    cache?.set(key, outcome.png);
+    return ok({ png: outcome.png, counted: counting !== undefined });
+  }
   deps.log.warn({ msg: 'svg drawing not rendered', jobId: job.id, outcome: outcome.kind, ms, bytes });
   if (outcome.kind === 'timeout') return err(renderTimedOut(limits));
   if (outcome.refused) return err(renderFailed());
@@ -42,6 +75,17 @@ export async function drawingFromSvg(
         'Wait 30 seconds and send the same SVG once more. If it fails again, send the drawing as a PNG instead and stop looping.',
     }),
   );
+}
+
+/** `renderSvgDrawing` without counting or cache: the PNG alone. */
+export async function drawingFromSvg(
+  deps: { config: Config; log: Logger },
+  renderer: SvgRenderer,
+  job: JobRow,
+  svgText: string,
+): Promise<Result<Buffer>> {
+  const rendered = await renderSvgDrawing(deps, renderer, undefined, job, svgText);
+  return rendered.ok ? ok(rendered.value.png) : rendered;
 }
 
 /**

@@ -58,10 +58,13 @@ async function submit(core: Core, context: McpContext, args: SubmitArgs): Promis
   const resolved = await resolveJobRef(core, context, args);
   if (!resolved.ok) return toolError(resolved.error);
   const jobRow = resolved.value.job;
-  const png = await readDrawing(args, context.transport, core.config.image, (svg) => core.drawingFromSvg(jobRow, svg));
-  if (!png.ok) return toolError(png.error);
+  const drawing = await readDrawing(args, context.transport, core.config.image);
+  if (!drawing.ok) return toolError(drawing.error);
 
-  const answer = await core.submit(jobRow, png.value, context.clientAddress);
+  const answer =
+    'svg' in drawing.value
+      ? await core.submitSvg(jobRow, drawing.value.svg, context.clientAddress)
+      : await core.submit(jobRow, drawing.value.png, context.clientAddress);
   if (!answer.ok) return toolError(answer.error);
   const { submission } = answer.value;
   // Read again after the upload: the job row now counts this submission.

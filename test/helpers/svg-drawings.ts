@@ -40,6 +40,7 @@ export function countingRenderer(): SvgRenderer & { calls: number } {
       counting.calls++;
       return real.render(...args);
     },
+    close: () => real.close(),
   };
   return counting;
 }

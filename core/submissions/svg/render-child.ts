@@ -1,31 +1,45 @@
 /*
- * One SVG render in a process of its own: the checked document on stdin, the PNG on stdout.
+ * SVG renders in a process of its own, one at a time: a checked document arrives as a message
+ * ({ id, svg, width, height }) and its PNG goes back ({ id, png } or { id, refused, reason }).
  * A process, not a worker thread, because librsvg can spend minutes inside one native call on a
  * legal document (a path that crosses itself tens of thousands of times); only killing the
- * process stops that. Exit 2: the renderer refused the document (reason on stderr).
+ * process stops that. The process stays for the next render (svg/render.ts keeps a few warm) and
+ * leaves when its parent does.
  */
 import sharp from 'sharp';
 
 sharp.concurrency(1);
 sharp.cache(false);
 
-const [width, height] = process.argv.slice(2).map(Number) as [number, number];
-const chunks: Buffer[] = [];
-for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+interface RenderRequest {
+  id: number;
+  svg: string;
+  width: number;
+  height: number;
+}
 
-try {
-  const { data, info } = await sharp(Buffer.concat(chunks), { limitInputPixels: width * height, failOn: 'error' })
-    .flatten({ background: '#ffffff' })
-    .toColourspace('b-w')
-    .png()
-    .toBuffer({ resolveWithObject: true });
-  if (info.width !== width || info.height !== height || info.channels !== 1) {
-    process.stderr.write(`rendered ${info.width}x${info.height}x${info.channels}, expected ${width}x${height}x1`);
-    process.exitCode = 3;
-  } else {
-    process.stdout.write(data);
+process.on('disconnect', () => process.exit(0));
+process.on('message', (request: RenderRequest) => {
+  void render(request).then((answer) => process.send!(answer));
+});
+
+async function render({ id, svg, width, height }: RenderRequest) {
+  try {
+    const { data, info } = await sharp(Buffer.from(svg, 'utf8'), { limitInputPixels: width * height, failOn: 'error' })
+      .flatten({ background: '#ffffff' })
+      .toColourspace('b-w')
+      .png()
+      .toBuffer({ resolveWithObject: true });
+    if (info.width !== width || info.height !== height || info.channels !== 1) {
+      return {
+        id,
+        refused: false,
+        reason: `rendered ${info.width}x${info.height}x${info.channels}, expected ${width}x${height}x1`,
+      };
+    }
+    return { id, png: data };
+  } catch (error) {
+    // The renderer refused the document (librsvg's own reason).
+    return { id, refused: true, reason: String(error).slice(0, 1000) };
   }
-} catch (error) {
-  process.stderr.write(String(error).slice(0, 1000));
-  process.exitCode = 2;
 }
