@@ -163,4 +163,27 @@ describe('an upload whose outcome the database refuses', () => {
     expect(((await resent.json()) as any).submission).toMatchObject({ no: 2, status: 'ready' });
     expect((await getJob(service, job)).limits.submissionsLeft).toBe(9);
   });
+
+  it('is closed by the next lease renewal when the database refused the close too, once it takes writes again', async () => {
+    const scripted = new ScriptedPipeline();
+    const started: { service?: TestService } = {};
+    // The database turns read-only while the upload runs: neither its outcome nor its close is taken.
+    const pipelineFn: Pipeline = async (input) => {
+      await started.service!.db.orm.$client.execute('PRAGMA query_only = 1');
+      return scripted.run(input);
+    };
+    const service = (started.service = await instance({ pipelineFn }));
+    const job = await openJob(service);
+    const bytes = makePng({ width: 300, height: 300, seed: 16 });
+
+    const failed = await errorOf(await uploadPng(service, job, bytes));
+    expect([failed.status, failed.code]).toEqual([500, 'PROCESSING_FAILED']);
+    await service.db.orm.$client.execute('PRAGMA query_only = 0');
+    expect((await submissionRow(service, job, 1)).status).toBe('processing');
+
+    await service.core.renewUploadLeases();
+    const closed = await submissionRow(service, job, 1);
+    expect(closed.status).toBe('failed_processing');
+    expect(closed.validation.errors[0]!.message).toMatch(/outcome could not be stored/);
+  });
 });

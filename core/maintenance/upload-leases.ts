@@ -110,20 +110,22 @@ export function createUploadLeases(deps: LeaseDeps, identity: ProcessIdentity): 
       }
     },
     async renew() {
+      // The running uploads first: a close the database keeps refusing must not cost them their leases.
+      if (held.size > 0) {
+        const rows = [...held.values()].map((row) => and(eq(submissions.jobId, row.jobId), eq(submissions.no, row.no)));
+        const leaseUntil = deps.clock.now() + LEASE_MS;
+        await deps.db.write((tx) =>
+          tx
+            .update(submissions)
+            .set({ leaseUntil })
+            .where(and(eq(submissions.ownerId, ownerId), eq(submissions.status, 'processing'), or(...rows))),
+        );
+      }
       if (toClose.size > 0) {
         const rows = [...toClose.values()];
         await close(rows, 'unstored');
         for (const row of rows) toClose.delete(keyOf(row));
       }
-      if (held.size === 0) return;
-      const rows = [...held.values()].map((row) => and(eq(submissions.jobId, row.jobId), eq(submissions.no, row.no)));
-      const leaseUntil = deps.clock.now() + LEASE_MS;
-      await deps.db.write((tx) =>
-        tx
-          .update(submissions)
-          .set({ leaseUntil })
-          .where(and(eq(submissions.ownerId, ownerId), eq(submissions.status, 'processing'), or(...rows))),
-      );
     },
     retire: () => void ownersHere.delete(ownerId),
   };
