@@ -1,16 +1,10 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createClient, type Client } from '@libsql/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MINUTE } from '../core/clock.ts';
 import { jobSchema } from '../core/contract/job.ts';
 import { submissionEnvelopeSchema } from '../core/contract/submission.ts';
-import { designFixture } from './fixtures/pipeline/designs.ts';
-import { freePort, startChildService, stopChildService, type ChildService } from './helpers/child-service.ts';
 import { bearer, errorOf, getJob, openJob, uploadPng } from './helpers/flows.ts';
 import { makePng } from './helpers/png.ts';
-import { removeDir, servicePerTest } from './helpers/service.ts';
+import { servicePerTest } from './helpers/service.ts';
 import { waitFor } from './helpers/wait.ts';
 
 const INTERRUPTED_AFTER = 3 * MINUTE;
@@ -112,79 +106,4 @@ describe('an upload still processing after 3 minutes (in process, moved clock)',
     expect((await running).status).toBe(200);
     expect((await getJob(service, job)).limits.submissionsLeft).toBe(8);
   });
-});
-
-describe('a service process killed mid-upload', () => {
-  let dir: string | undefined;
-  let child: ChildService | undefined;
-  let db: Client | undefined;
-  afterEach(async () => {
-    await stopChildService(child);
-    db?.close();
-    if (dir) removeDir(dir);
-    child = db = dir = undefined;
-  });
-
-  it('reads the upload as interrupted as soon as the service is back, and the same bytes then go through uncounted', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'jobs-crash-'));
-    const databaseUrl = `file:${join(dir, 'service.db')}`;
-    const port = await freePort();
-    child = await startChildService({ databaseUrl, port });
-    db = createClient({ url: databaseUrl });
-
-    const lace = designFixture('lace');
-    const bytes = new Uint8Array(await lace.png());
-    const created = await child.api('/jobs', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        productType: 'bracelet',
-        size: { lengthMm: lace.job.lengthMm },
-        widthMm: lace.job.widthMm,
-      }),
-    });
-    expect(created.status).toBe(201);
-    const { job, credentials }: any = await created.json();
-    const auth = bearer(credentials.jobSecret);
-    const upload = () =>
-      child!.api(`/jobs/${job.id}/submissions`, {
-        method: 'POST',
-        headers: { 'content-type': 'image/png', ...auth },
-        body: new Uint8Array(bytes),
-      });
-
-    const cut = upload().then(
-      (response) => `answered ${response.status}`,
-      () => 'connection lost',
-    );
-    const status = async () =>
-      (await db!.execute({ sql: 'SELECT status FROM submissions WHERE job_id = ?', args: [job.id] })).rows[0]?.status;
-    await waitFor('the upload to start processing', async () => (await status()) === 'processing', {
-      timeoutMs: 20_000,
-      everyMs: 5,
-    });
-    child.process.kill('SIGKILL');
-    expect(await child.exited).toBe('SIGKILL');
-    expect(await cut).toBe('connection lost');
-    expect(await status()).toBe('processing');
-
-    // The restarted process (same host, the killed pid gone) closes the row at start, not after 3 minutes.
-    child = await startChildService({ databaseUrl, port });
-
-    const read = await child.api(`/jobs/${job.id}/submissions/1`, { headers: auth });
-    expect(read.status).toBe(200);
-    const { submission } = submissionEnvelopeSchema.parse(await read.json());
-    expect(submission).toMatchObject({ status: 'failed_processing', durationMs: null, geometry: null, files: null });
-    expect(submission.validation.errors.map((f) => [f.code, f.retryable])).toEqual([['PROCESSING_INTERRUPTED', true]]);
-    expect(submission.validation.errors[0]!.message).toMatch(/process running it stopped/);
-    const before: any = await (await child.api(`/jobs/${job.id}`, { headers: auth })).json();
-    expect(before.job.latestSubmission.errorCodes).toEqual(['PROCESSING_INTERRUPTED']);
-    expect(before.job.limits.submissionsLeft).toBe(10);
-
-    const resent = await upload();
-    expect(resent.status).toBe(200);
-    expect(((await resent.json()) as any).submission).toMatchObject({ no: 2, status: 'ready' });
-    const after: any = await (await child.api(`/jobs/${job.id}`, { headers: auth })).json();
-    expect(after.job).toMatchObject({ status: 'ready', limits: { submissionsLeft: 9 } });
-  }, 120_000);
 });
