@@ -178,7 +178,7 @@ describe('the database becomes unreachable', () => {
           })
         ).rows[0]?.status as RowStatus;
       try {
-        const first = upload(server, job, bytes, { signal: AbortSignal.timeout(3 * REMOTE_REQUEST_TIMEOUT_MS) });
+        const first = upload(server, job, bytes, { signal: AbortSignal.timeout(REMOTE_REQUEST_TIMEOUT_MS + 45_000) });
         await waitFor('the upload to start processing', async () => (await status(1)) === 'processing', {
           timeoutMs: 20_000,
           everyMs: 5,
@@ -208,10 +208,12 @@ describe('the database becomes unreachable', () => {
         expect(answered.type).toMatch(JSON_TYPE);
         expect(answered.retryAfter).toBe('30');
         expect(answered.body.error).toMatchObject({ code: 'PROCESSING_FAILED', retryable: true });
-        // The rest of the processing (under a second warm, a few on a cold worker), then the outcome's
-        // write waits out one request time limit, then the row's close at most 2 s: measured 12.3 s.
+        // The rest of the processing (under a second warm, a few on a cold worker, up to ten with the
+        // whole suite running beside it on two cores), then the outcome's write waits out one request
+        // time limit, then the row's close at most 2 s: measured 12.1-14.2 s alone, 22.3 s in CI. The
+        // bound is for a hang, not for speed.
         expect(answered.ms).toBeGreaterThanOrEqual(REMOTE_REQUEST_TIMEOUT_MS - 100);
-        expect(answered.ms).toBeLessThan(REMOTE_REQUEST_TIMEOUT_MS + 10_000);
+        expect(answered.ms).toBeLessThan(REMOTE_REQUEST_TIMEOUT_MS + 30_000);
 
         const resumedAt = performance.now();
         if (waitForRenewal) {

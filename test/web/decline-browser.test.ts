@@ -76,4 +76,30 @@ describe.skipIf(!hasChromium)(browserTitle('the decline form in a real Chromium'
     expect(consoleErrors).toEqual([]);
     await context.close();
   });
+
+  it('a page left open while a newer version passed declines nothing: the person sees the newer one and why', async () => {
+    const { service } = site;
+    const job = await openJob(service);
+    const upload: any = await (await uploadPng(service, job, makePng({ width: 300, height: 300, seed: 4 }))).json();
+    const url: string = upload.submission.approval.url;
+
+    const context = await browser.newContext({ viewport: PHONE, locale: 'he-IL' });
+    const page = await context.newPage();
+    await page.goto(url);
+    // The agent's newer version passes while the page is open.
+    expect((await uploadPng(service, job, makePng({ width: 300, height: 300, seed: 5 }))).status).toBe(200);
+    await page.getByRole('button', { name: he.approval.decline }).click();
+    await page.waitForURL(`${url}?e=DECLINE_SUPERSEDED`);
+    expect(await page.getByRole('alert').innerText()).toContain(he.approval.errors.DECLINE_SUPERSEDED);
+    expect(await page.locator('input[name="submissionNo"]').getAttribute('value')).toBe('2');
+    await checkAndShoot(page, 'decline-superseded-phone', PHONE);
+    expect((await getJob(service, job)).approval.status).toBe('pending');
+
+    // Declining again from the page now showing version 2 declines it.
+    await page.getByRole('button', { name: he.approval.decline }).click();
+    await page.waitForURL(url);
+    expect(await page.locator('h1').innerText()).toBe(he.approval.declinedHeading);
+    expect((await getJob(service, job)).approval.status).toBe('declined');
+    await context.close();
+  });
 });
