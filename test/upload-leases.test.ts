@@ -134,6 +134,19 @@ describe('a running upload belongs to the process that reserved it', () => {
     first.release();
     await first.answer;
   });
+  it('is never taken as abandoned by another upload of its own process racing it', async () => {
+    // Group commit puts racing reservations in one transaction: the row must be held from its insert.
+    const a = await instance();
+    const job = await openJob(a);
+    const bytes = makePng({ width: 300, height: 300, seed: 17 });
+    const answers = await Promise.all(Array.from({ length: 6 }, () => uploadPng(a, job, bytes)));
+    for (const answer of answers) {
+      if (answer.status === 200) expect(((await answer.json()) as any).submission.no).toBe(1);
+      else expect([answer.status, (await errorOf(answer)).code]).toEqual([409, 'SUBMISSION_IN_PROGRESS']);
+    }
+    expect((await submissionRow(a, job, 1)).status).toBe('ready');
+    expect((await getJob(a, job)).limits.submissionsLeft).toBe(9);
+  });
 });
 
 describe('an upload whose outcome the database refuses', () => {

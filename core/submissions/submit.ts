@@ -64,33 +64,50 @@ export async function submitDesign(
     if (!limited.ok) return limited;
   }
 
-  const reserved = await deps.db.write(async (tx): Promise<Result<number, Result<SubmissionAnswer>>> => {
-    const again = await stateAndReplay(deps, tx, job.id, sha256, tx);
-    if (again) return err(again);
-    const slots = await slotUse(tx, job.id);
-    const no = slots.maxNo + 1;
-    if (slots.counted + slots.processing >= deps.config.limits.submissionsPerJob || no > MAX_SUBMISSION_NO) {
-      return err(
-        err(
-          configuredError('TOO_MANY_SUBMISSIONS', deps.config.limits, {
-            message:
-              slots.processing > 0 && slots.counted < deps.config.limits.submissionsPerJob
-                ? `All ${deps.config.limits.submissionsPerJob} submissions of this job are used or still running.`
-                : `All ${deps.config.limits.submissionsPerJob} counted submissions of this job are used.`,
-          }),
-        ),
-      );
-    }
-    const now = deps.clock.now();
-    await tx
-      .insert(submissions)
-      .values({ jobId: job.id, no, status: 'processing', sha256, engine, createdAt: now, ...deps.leases.claim(now) });
-    return ok(no);
-  });
-  if (!reserved.ok) return reserved.error;
+  // Held from the moment it is inserted: another upload of this process, in the same group-committed
+  // transaction or right after it, must find the row running here, never abandoned.
+  let held: { jobId: string; no: number } | undefined;
+  const forget = () => {
+    if (held) deps.leases.release(held);
+    held = undefined;
+  };
+  const reserved = await deps.db
+    .write(async (tx): Promise<Result<number, Result<SubmissionAnswer>>> => {
+      forget();
+      const again = await stateAndReplay(deps, tx, job.id, sha256, tx);
+      if (again) return err(again);
+      const slots = await slotUse(tx, job.id);
+      const no = slots.maxNo + 1;
+      if (slots.counted + slots.processing >= deps.config.limits.submissionsPerJob || no > MAX_SUBMISSION_NO) {
+        return err(
+          err(
+            configuredError('TOO_MANY_SUBMISSIONS', deps.config.limits, {
+              message:
+                slots.processing > 0 && slots.counted < deps.config.limits.submissionsPerJob
+                  ? `All ${deps.config.limits.submissionsPerJob} submissions of this job are used or still running.`
+                  : `All ${deps.config.limits.submissionsPerJob} counted submissions of this job are used.`,
+            }),
+          ),
+        );
+      }
+      const now = deps.clock.now();
+      await tx
+        .insert(submissions)
+        .values({ jobId: job.id, no, status: 'processing', sha256, engine, createdAt: now, ...deps.leases.claim(now) });
+      held = { jobId: job.id, no };
+      deps.leases.hold(held);
+      return ok(no);
+    })
+    .catch((cause: unknown) => {
+      forget();
+      throw cause;
+    });
+  if (!reserved.ok) {
+    forget();
+    return reserved.error;
+  }
 
   const row = { jobId: job.id, no: reserved.value };
-  deps.leases.hold(row);
   try {
     return await processReserved(deps, job, png, header.value, { no: row.no, sha256, engine });
   } catch (cause) {
