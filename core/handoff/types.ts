@@ -75,4 +75,3 @@ export interface SessionAccount {
 
 /** Name of the site's session cookie (HttpOnly, SameSite=Lax, Secure on https). */
 export const SESSION_COOKIE = 'jds';
-export const SESSION_TTL_DAYS = 30;

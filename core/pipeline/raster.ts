@@ -25,13 +25,3 @@ export const pixelDistanceMm = (raster: StripRaster, a: number, b: number): numb
   const { w } = raster;
   return Math.hypot(((a % w) - (b % w)) * raster.mmPerPxX, (Math.floor(a / w) - Math.floor(b / w)) * raster.mmPerPxY);
 };
-
-export const newMask = (w: number, h: number): Mask => ({ w, h, data: new Uint8Array(w * h) });
-
-export const cloneMask = (m: Mask): Mask => ({ w: m.w, h: m.h, data: m.data.slice() });
-
-export const countOnes = (data: Uint8Array): number => {
-  let n = 0;
-  for (let i = 0; i < data.length; i++) n += data[i]!;
-  return n;
-};
