@@ -30,13 +30,9 @@ import type { Result } from './result.ts';
 import { loadSecretBox } from './secret-box.ts';
 import { readFindingsPicture } from './submissions/read-picture.ts';
 import { readSubmission, readSubmissionFile, type SubmissionFile } from './submissions/read-submission.ts';
-import { submitDesign, type SubmissionAnswer } from './submissions/submit.ts';
+import { jobTakingUploads, submitDesign, type SubmissionAnswer } from './submissions/submit.ts';
 import { drawingFromSvg, renderSvgDrawing } from './submissions/svg-drawing.ts';
 import { createRenderedCache } from './submissions/svg/rendered-cache.ts';
-import { effectiveStatus, uploadRefusal } from './jobs/job-state.ts';
-import { findJob } from './jobs/job-store.ts';
-import { coreError } from './errors.ts';
-import { err } from './result.ts';
 import { createSvgRenderer } from './submissions/svg/render.ts';
 import type { JobRow } from '../db/schema.ts';
 import type { ServiceUrls } from './urls.ts';
@@ -150,6 +146,7 @@ export async function createCore({ identity, ...options }: CoreOptions): Promise
   const limiter = createRateLimiter({ ...options, keyedHash });
   const deps: CoreDeps = { ...options, keyedHash, secretBox, limiter };
   const leases = createUploadLeases(deps, identity ?? thisProcess());
+  const uploadDeps = { ...deps, leases };
   const uploads = createInFlight();
   const svgRenderer = createSvgRenderer({ concurrency: options.config.svg.concurrentRenders });
   const rendered = createRenderedCache(RENDERED_SVG_CACHE_BYTES);
@@ -166,18 +163,17 @@ export async function createCore({ identity, ...options }: CoreOptions): Promise
     readJob: (job) => readJob(deps, job),
     cancelJob: (job) => cancelJob(deps, job),
     submit: (job, png, clientAddress, onRateLimit) =>
-      uploads.track(submitDesign({ ...deps, leases }, job, png, clientAddress, onRateLimit)),
+      uploads.track(submitDesign(uploadDeps, job, png, clientAddress, onRateLimit)),
     drawingFromSvg: (job, svgText) => drawingFromSvg(deps, svgRenderer, job, svgText),
     async submitSvg(job, svgText, clientAddress, onRateLimit) {
-      // The job as it stands now: the caller's row may be from before a cancel.
-      const current = await findJob(deps.db.orm, job.id);
-      const refusal = current ? uploadRefusal(effectiveStatus(current, deps.clock.now())) : coreError('JOB_CANCELLED');
-      if (refusal) return err(refusal);
+      // The job as it stands now, before anything is counted: the caller's row may be from before a cancel.
+      const open = await jobTakingUploads(deps.db.orm, job.id, deps.clock.now());
+      if (!open.ok) return open;
       const counting = { limiter, clientAddress, onRateLimit };
       const drawing = await renderSvgDrawing(deps, svgRenderer, rendered, job, svgText, counting);
       if (!drawing.ok) return drawing;
       const { png, counted } = drawing.value;
-      return uploads.track(submitDesign({ ...deps, leases }, job, png, clientAddress, onRateLimit, { counted }));
+      return uploads.track(submitDesign(uploadDeps, job, png, clientAddress, onRateLimit, { counted }));
     },
     readSubmission: (job, no) => readSubmission(deps, job, no),
     readSubmissionFile: (job, no, file) => readSubmissionFile(deps, job, no, file),

@@ -130,30 +130,3 @@ export function createUploadLeases(deps: LeaseDeps, identity: ProcessIdentity): 
     retire: () => void ownersHere.delete(ownerId),
   };
 }
-
-/**
- * Renews this process's leases every `LEASE_RENEW_EVERY_MS` until stopped; a failed renewal is
- * logged and the next tick tries again. The timer is unref'd.
- */
-export function startRenewing(
-  core: { renewUploadLeases(): Promise<void> },
-  log: CoreDeps['log'],
-): { stop(): Promise<void> } {
-  let running: Promise<void> | undefined;
-  const tick = () => {
-    running ??= core
-      .renewUploadLeases()
-      .catch((cause: unknown) => log.warn({ msg: 'upload lease renewal failed', err: errorText(cause) }))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const timer = setInterval(tick, LEASE_RENEW_EVERY_MS);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
-}

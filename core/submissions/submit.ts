@@ -10,7 +10,7 @@ import { newApprovalToken } from '../handoff/approval-token.ts';
 import { findJob, slotUse } from '../jobs/job-store.ts';
 import { effectiveStatus, jobLifetimeEnd, uploadRefusal } from '../jobs/job-state.ts';
 import { closeInterrupted } from '../maintenance/interrupted.ts';
-import type { UploadLeases } from '../maintenance/upload-leases.ts';
+import type { RowKey, UploadLeases } from '../maintenance/upload-leases.ts';
 import { sha256Hex } from '../jobs/secrets.ts';
 import type { PipelineOutcome } from '../pipeline/types.ts';
 import type { RateLimitObserver } from '../limits/rate-report.ts';
@@ -66,7 +66,7 @@ export async function submitDesign(
 
   // Held from the moment it is inserted: another upload of this process, in the same group-committed
   // transaction or right after it, must find the row running here, never abandoned.
-  let held: { jobId: string; no: number } | undefined;
+  let held: RowKey | undefined;
   const forget = () => {
     if (held) deps.leases.release(held);
     held = undefined;
@@ -126,7 +126,7 @@ const CLOSE_WAIT_MS = 2000;
  * is taken at once. A database that does not answer within `CLOSE_WAIT_MS` does not hold the
  * answer back: the close goes on, and is retried until the database takes it.
  */
-async function closeUnfinished(deps: UploadDeps, row: { jobId: string; no: number }): Promise<void> {
+async function closeUnfinished(deps: UploadDeps, row: RowKey): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const waited = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, CLOSE_WAIT_MS);
@@ -181,10 +181,9 @@ async function stateAndReplay(
   sha256: string,
   closing?: WriteTx,
 ): Promise<Result<SubmissionAnswer> | undefined> {
-  const job = await findJob(q, jobId);
-  if (!job) return err(coreError('JOB_CANCELLED'));
-  const refusal = uploadRefusal(effectiveStatus(job, deps.clock.now()));
-  if (refusal) return err(refusal);
+  const open = await jobTakingUploads(q, jobId, deps.clock.now());
+  if (!open.ok) return open;
+  const job = open.value;
   const [same] = await q
     .select()
     .from(submissions)
@@ -211,6 +210,14 @@ async function stateAndReplay(
     );
   }
   return ok(answer(same, job, deps));
+}
+
+/** The job as it stands now, when it takes uploads; otherwise why not (a job gone reads as cancelled). */
+export async function jobTakingUploads(q: Queryable, jobId: string, now: number): Promise<Result<JobRow>> {
+  const job = await findJob(q, jobId);
+  if (!job) return err(coreError('JOB_CANCELLED'));
+  const refusal = uploadRefusal(effectiveStatus(job, now));
+  return refusal ? err(refusal) : ok(job);
 }
 
 async function runPipeline(deps: CoreDeps, job: JobRow, png: Uint8Array, header: PngHeader): Promise<PipelineOutcome> {

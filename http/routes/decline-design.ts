@@ -1,3 +1,4 @@
+import { parseSubmissionNo } from '../../core/submissions/read-submission.ts';
 import { isFormPost } from '../handoff.ts';
 import { mediaType, readJsonText } from '../read-body.ts';
 import { ref } from '../openapi/components.ts';
@@ -62,7 +63,7 @@ export const declineDesign = defineRoute({
 async function formShownNo(request: Request): Promise<unknown> {
   const text = (await request.formData().catch(() => undefined))?.get('submissionNo');
   if (typeof text !== 'string') return undefined;
-  return /^[0-9]{1,4}$/.test(text) ? Number(text) : text;
+  return parseSubmissionNo(text) ?? text;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { parseDeclineReason } from '../../core/handoff/decline-reason.ts';
+import { parseSubmissionNo } from '../../core/submissions/read-submission.ts';
 import type { Web } from '../context.ts';
 import { seeOther } from '../html.ts';
 import { approvalPath } from '../paths.ts';
@@ -32,7 +33,7 @@ export async function approvalDeclineSubmit(c: Context, web: Web): Promise<Respo
   );
   if (!reason.ok) return seeOther(approvalPath(token, reason.error.code));
   const shown = fields.submissionNo;
-  const shownNo = shown === undefined ? undefined : /^[0-9]{1,4}$/.test(shown) ? Number(shown) : shown;
+  const shownNo = shown === undefined ? undefined : (parseSubmissionNo(shown) ?? shown);
   const result = await web.core.decline(token, reason.value, shownNo);
   if (result.ok) return seeOther(approvalPath(token));
   const code = result.error.code === 'SUBMISSION_SUPERSEDED' ? 'DECLINE_SUPERSEDED' : result.error.code;

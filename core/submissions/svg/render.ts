@@ -34,7 +34,7 @@ interface RenderProcess {
 
 /**
  * Renders in at most `concurrency` child processes, each kept warm for the next render (a
- * process costs about 0.15 s to start) until it has been idle `RENDER_PROCESS_IDLE_MS` or has
+ * process costs about 0.3 s to start, a warm render of a plain drawing 20-40 ms) until it has been idle `RENDER_PROCESS_IDLE_MS` or has
  * rendered `RENDERS_PER_PROCESS` documents. A render waits its turn when all are busy, and the
  * process running one past `timeoutMs` is killed (the one bound that holds for any document) and
  * replaced on demand. The processes get an empty environment: they need nothing of the service's.
