@@ -261,11 +261,22 @@ describe('POST /handoff/{token}/adopt', () => {
     const upload = uploadPng(service, job, png());
     await uploadProcessing(job.id);
     // Writes run one at a time: the adopt's first write (its rate-limit hit) goes first, then a
-    // blocker holds the queue until the upload's outcome has lined up behind it. Released, the
-    // upload lands before the adopt's lock (queued after its check passed), so the lock must fail.
+    // blocker in the same commit holds the queue until the upload's outcome has lined up behind
+    // it. Released, the upload lands before the adopt's lock (queued after its check passed), so
+    // the lock must fail. The blocker must be running before the upload is released: a commit
+    // still under way when both were queued would otherwise let the outcome queue ahead of it.
     const adopting = service.core.adopt(job.token, 1, signed.accountId);
     let openQueue!: () => void;
-    const blocker = service.db.write(() => new Promise<void>((resolve) => (openQueue = resolve)));
+    let blocker!: Promise<void>;
+    await new Promise<void>((holding) => {
+      blocker = service.db.write(
+        () =>
+          new Promise<void>((resolve) => {
+            openQueue = resolve;
+            holding();
+          }),
+      );
+    });
     const outcomeQueued = nextWriteQueued(service.db);
     release();
     await outcomeQueued;
