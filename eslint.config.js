@@ -37,6 +37,52 @@ const adapterBoundary = (self, others, { files = [`${self}/**/*.ts`], entryPoint
   },
 });
 
+/** What core may not import: a transport, an adapter, or the composition root. */
+const coreBoundary = [
+  { group: ['hono', 'hono/*', '@hono/*'], message: 'core imports no transport (hono).' },
+  { group: ['@modelcontextprotocol/*'], message: 'core imports no transport (MCP).' },
+  { group: ['**/http/**', '**/mcp/**', '**/web/**'], message: 'core does not import its adapters.' },
+  compositionRoot,
+  { group: ['node:http', 'node:https', 'http', 'https'], message: 'core imports no transport.' },
+];
+
+/**
+ * The pipeline's folders are its layers, lowest first: primitives (raster, potrace, vector), the
+ * findings' words, measuring, repairing, the final check of the cutting file, the stages, then the
+ * orchestrator (analyse.ts) and the worker runtime. A folder imports only from layers below it.
+ */
+const PIPELINE_LAYERS = [
+  ['raster', 'potrace'],
+  ['vector'],
+  ['findings'],
+  ['measure'],
+  ['repair'],
+  ['final-check'],
+  ['stages'],
+  ['runtime'],
+];
+const pipelineLayers = PIPELINE_LAYERS.flatMap((layer, i) =>
+  layer.map((folder) => {
+    const higher = [...layer.filter((peer) => peer !== folder), ...PIPELINE_LAYERS.slice(i + 1).flat()];
+    const layering = higher.length
+      ? [
+          {
+            group: higher.flatMap((other) => [`../${other}/**`, `**/pipeline/${other}/**`]),
+            message: `core/pipeline/${folder} does not import ${higher.join(', ')}: a folder imports only from the layers below it (PIPELINE_LAYERS, eslint.config.js).`,
+          },
+        ]
+      : [];
+    const orchestrator =
+      folder === 'runtime'
+        ? []
+        : [{ group: ['**/pipeline/analyse.ts', '../analyse.ts'], message: 'Only the runtime runs the orchestrator.' }];
+    return {
+      files: [`core/pipeline/${folder}/**/*.ts`],
+      rules: { 'no-restricted-imports': ['error', { patterns: [...coreBoundary, ...layering, ...orchestrator] }] },
+    };
+  }),
+);
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'data/**', 'db/migrations/**', 'coverage/**'] },
   js.configs.recommended,
@@ -76,18 +122,7 @@ export default tseslint.config(
     // core owns the domain and imports no transport: http, mcp and web are adapters over it.
     files: ['core/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['hono', 'hono/*', '@hono/*'], message: 'core imports no transport (hono).' },
-            { group: ['@modelcontextprotocol/*'], message: 'core imports no transport (MCP).' },
-            { group: ['**/http/**', '**/mcp/**', '**/web/**'], message: 'core does not import its adapters.' },
-            compositionRoot,
-            { group: ['node:http', 'node:https', 'http', 'https'], message: 'core imports no transport.' },
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', { patterns: coreBoundary }],
       'no-restricted-properties': [
         'error',
         { object: 'Date', property: 'now', message: 'Time comes from the injected Clock.' },
@@ -96,4 +131,6 @@ export default tseslint.config(
       ],
     },
   },
+  // After the core block: for the pipeline's folders these rules take the place of its import rule.
+  ...pipelineLayers,
 );

@@ -8,7 +8,7 @@ import type { Logger } from './core/logger.ts';
 import { startRenewing, startSweeping } from './core/maintenance/scheduler.ts';
 import type { ProcessIdentity } from './core/maintenance/upload-leases.ts';
 import type { Pipeline } from './core/pipeline/types.ts';
-import { createPipelinePool } from './core/pipeline/worker-pool.ts';
+import { createPipelinePool } from './core/pipeline/runtime/worker-pool.ts';
 import type { Randomness } from './core/randomness.ts';
 import { serviceUrls } from './core/urls.ts';
 import { openDatabase, type Database } from './db/database.ts';

@@ -21,7 +21,7 @@ const tracedBitmaps: Traced[] = [];
 (globalThis as any).tracedBitmaps = tracedBitmaps;
 
 // The pipeline's own call into the tracer is wrapped to keep a copy of each bitmap it traces.
-const real = new URL('../core/pipeline/potrace-paths.ts', import.meta.url).href;
+const real = new URL('../core/pipeline/potrace/paths.ts', import.meta.url).href;
 const capture =
   'data:text/javascript,' +
   encodeURIComponent(`import { potracePaths as real } from ${JSON.stringify(real)};
@@ -41,7 +41,7 @@ registerHooks({
 
 const { defaultConfig } = await import('../core/config.ts');
 const { analyseDesign } = await import('../core/pipeline/analyse.ts');
-const { potracePaths } = await import('../core/pipeline/potrace-paths.ts');
+const { potracePaths } = await import('../core/pipeline/potrace/paths.ts');
 const { referencePotracePaths } = await import('../test/helpers/potrace-reference.ts');
 
 const benchDir = join(import.meta.dirname, '../../shared/bench');

@@ -33,7 +33,7 @@ import { readSubmission, readSubmissionFile, type SubmissionFile } from './submi
 import { jobTakingUploads, submitDesign, type SubmissionAnswer } from './submissions/submit.ts';
 import { drawingFromSvg, renderSvgDrawing } from './submissions/svg-drawing.ts';
 import { createRenderedCache } from './submissions/svg/rendered-cache.ts';
-import { createSvgRenderer } from './submissions/svg/render.ts';
+import { createSvgRenderer } from './submissions/svg/render-pool.ts';
 import type { JobRow } from '../db/schema.ts';
 import type { ServiceUrls } from './urls.ts';
 

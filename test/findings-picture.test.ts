@@ -5,7 +5,7 @@ import { submissions } from '../db/schema.ts';
 import { findSubmission } from '../core/jobs/job-store.ts';
 import { ringRadius } from '../core/submissions/findings-picture/marks.ts';
 import { pictureStyle } from '../core/submissions/findings-picture/style.ts';
-import { drawFindingsPicture, type PictureLayout } from '../core/submissions/findings-picture/render.ts';
+import { drawFindingsPicture, type PictureLayout } from '../core/submissions/findings-picture/findings-picture.ts';
 import { pictureInput } from '../core/submissions/read-picture.ts';
 import { designFixture, type DesignFixture } from './fixtures/pipeline/designs.ts';
 import { bearer, errorOf, openJob, roomyRateLimits, uploadPng, type OpenedJob } from './helpers/flows.ts';

@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSvgRenderer, type SvgRenderer } from '../core/submissions/svg/render.ts';
+import { createSvgRenderer, type SvgRenderer } from '../core/submissions/svg/render-pool.ts';
 import { svgDocument } from './helpers/svg-drawings.ts';
 import { waitFor } from './helpers/wait.ts';
 
 /**
- * The SVG render processes (core/submissions/svg/render.ts), seen from outside: the render
+ * The SVG render processes (core/submissions/svg/render-pool.ts), seen from outside: the render
  * processes this test process has (`ps`), and the PNGs they answer.
  */
 

@@ -9,7 +9,7 @@ import { declinedLifetimeEnd, effectiveStatus } from '../jobs/job-state.ts';
 import type { RateLimitObserver } from '../limits/rate-report.ts';
 import { err, ok, type Result } from '../result.ts';
 import { APPROVAL_TOKEN_PATTERN } from './approval-token.ts';
-import { renderFindingsPicture } from '../submissions/findings-picture/render.ts';
+import { renderFindingsPicture } from '../submissions/findings-picture/findings-picture.ts';
 import { engineChanges, pictureInput } from '../submissions/read-picture.ts';
 import type { SizeInput } from '../contract/create-job.ts';
 import { storedDeclineReason, type DeclineReason } from './decline-reason.ts';

@@ -1,5 +1,5 @@
 import type { Config, ProductType } from '../config.ts';
-import { labelWidth } from './labels.ts';
+import { labelWidth } from './numerals.ts';
 
 /** What a piece's pictures are drawn from besides its cutting file: the blank and how it is worn. */
 export interface PieceShape {

@@ -1,4 +1,4 @@
-import { labelElement, labelWidth } from './labels.ts';
+import { labelElement, labelWidth } from './numerals.ts';
 import { mmText, rulerCaps, type FlatLayout } from './layout.ts';
 
 /** Steps the ruler may number, in millimetres: the smallest whose numbers do not crowd is used. */

@@ -5,7 +5,7 @@ import { designForAccount } from '../handoff/designs.ts';
 import type { Wear } from '../handoff/types.ts';
 import type { PictureCache } from './cache.ts';
 import { pictureKinds, type PictureKind } from './layout.ts';
-import { renderPiecePicture, type StoredPiece } from './render.ts';
+import { renderPiecePicture, type StoredPiece } from './piece-picture.ts';
 import { pieceShape } from './shape.ts';
 
 export const isPictureKind = (kind: string): kind is PictureKind => (pictureKinds as readonly string[]).includes(kind);

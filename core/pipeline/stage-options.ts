@@ -1,8 +1,8 @@
-import type { FinalCutOptions } from './final-cut.ts';
-import type { FrameOptions } from './frame.ts';
+import type { FinalCutOptions } from './stages/final-cut.ts';
+import type { FrameOptions } from './stages/frame.ts';
 import { pipelineTolerances as t } from './tolerances.ts';
-import type { UncuttableOptions } from './uncuttable-openings.ts';
-import type { ValidateOptions } from './validate.ts';
+import type { UncuttableOptions } from './stages/uncuttable-openings.ts';
+import type { ValidateOptions } from './stages/validate.ts';
 
 /** The cutting floors every stage measures against (configuration `manufacturing`). */
 export interface Floors {

@@ -6,7 +6,7 @@ import type { CoreDeps } from '../deps.ts';
 import { noSuchFile, noSuchSubmission } from '../errors.ts';
 import { err, ok, type Result } from '../result.ts';
 import { isRepair, markedPlaces, numberedFindings, pictureHelps } from './findings-picture/numbering.ts';
-import { renderFindingsPicture, type PictureInput } from './findings-picture/render.ts';
+import { renderFindingsPicture, type PictureInput } from './findings-picture/findings-picture.ts';
 import { findVisible } from './read-submission.ts';
 
 /**

@@ -8,7 +8,7 @@ import type { RateLimitObserver } from '../limits/rate-report.ts';
 import { err, ok, type Result } from '../result.ts';
 import { rebuildSvg } from './svg/rebuild.ts';
 import { renderFailed, renderTimedOut, tooManyBytes } from './svg/refusals.ts';
-import type { SvgRenderer } from './svg/render.ts';
+import type { SvgRenderer } from './svg/render-pool.ts';
 import type { RenderedCache } from './svg/rendered-cache.ts';
 
 /** Where a render is counted: the upload's submission buckets, before the render starts. */

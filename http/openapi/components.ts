@@ -143,7 +143,7 @@ for (const [schema, description] of nested) schemaNotes.add(schema, { descriptio
 function liveNotes({ manufacturing }: Config): Map<z.ZodType, string> {
   const { minMetalMm, minOpeningMm } = manufacturing;
   const { marginSearchMm } = pipelineTolerances;
-  // As core/pipeline/margins.ts reports searchedUpToMm.
+  // As core/pipeline/final-check/margins.ts reports searchedUpToMm.
   const openingsUpTo = Math.max(minOpeningMm, Math.min(minOpeningMm + marginSearchMm, minMetalMm));
   return new Map<z.ZodType, string>([
     [

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { format } from 'prettier';
 import sharp from 'sharp';
 import { expect } from 'vitest';
-import type { Mask } from '../../core/pipeline/raster.ts';
+import type { Mask } from '../../core/pipeline/raster/raster.ts';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { PotraceOptions, PotracePath } from '../../core/pipeline/potrace-paths.ts';
+import type { PotraceOptions, PotracePath } from '../../core/pipeline/potrace/paths.ts';
 
 interface PotraceBitmap {
   data: Uint8Array;

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildConfig } from '../../core/config.ts';
 import { flatLayout, piecePictureSizes, wornLayout, type PieceShape } from '../../core/piece-pictures/layout.ts';
-import { renderPiecePicture } from '../../core/piece-pictures/render.ts';
+import { renderPiecePicture } from '../../core/piece-pictures/piece-picture.ts';
 import { parseCutSvg } from '../helpers/cut-check/svg-format.ts';
 import { columnsWhere, decodeRgb, isBrass, isColour, pageFrameColour, rgbAt } from '../helpers/piece-picture-check.ts';
 

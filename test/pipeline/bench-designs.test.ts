@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../core/config.ts';
-import { MAX_LOCATIONS } from '../../core/pipeline/spots.ts';
+import { MAX_LOCATIONS } from '../../core/pipeline/findings/locate.ts';
 import { checkCutSvg, faithfulness, readDrawing } from '../helpers/cut-check/index.ts';
 import { bearer, openJob, roomyRateLimits, uploadPng } from '../helpers/flows.ts';
 import { servicePerFile } from '../helpers/service.ts';

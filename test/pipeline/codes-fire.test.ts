@@ -10,7 +10,7 @@ import { servicePerFile } from '../helpers/service.ts';
  * Each refusal code of the framing and validation stages fires on a drawing that has its defect,
  * at the place the defect was drawn, and the same drawing with that defect fixed is ready and cuts
  * cleanly (test/fixtures/pipeline/code-fixtures.ts): through the real service and pipeline.
- * NECK_CHECK_SKIPPED cannot fire through the service; test/pipeline/neck-check-skipped.test.ts
+ * NECK_CHECK_SKIPPED cannot fire through the service; test/pipeline/stages/neck-check-skipped.test.ts
  * shows why and where it does.
  */
 const { minMetalMm, minOpeningMm } = defaultConfig.manufacturing;

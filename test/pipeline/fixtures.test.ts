@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_LOCATIONS } from '../../core/pipeline/spots.ts';
+import { MAX_LOCATIONS } from '../../core/pipeline/findings/locate.ts';
 import { submissionEnvelopeSchema } from '../../core/contract/submission.ts';
 import { designFixtures, type DesignFixture } from '../fixtures/pipeline/designs.ts';
 import { outcomeMismatches } from '../fixtures/pipeline/expectations.ts';

@@ -1,6 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { MAX_LOCATIONS } from '../../core/pipeline/spots.ts';
+import { MAX_LOCATIONS } from '../../core/pipeline/findings/locate.ts';
 import { defaultConfig } from '../../core/config.ts';
 import { sampleDesigns, type GeneratedDesign } from '../fixtures/pipeline/generated/index.ts';
 import { checkCutSvg, checkDrawing, faithfulness, readDrawing, type MaskReport } from '../helpers/cut-check/index.ts';

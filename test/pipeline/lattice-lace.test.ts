@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_LOCATIONS } from '../../core/pipeline/spots.ts';
+import { MAX_LOCATIONS } from '../../core/pipeline/findings/locate.ts';
 import { canvasOf } from '../fixtures/pipeline/generated/base.ts';
 import { latticePng, type DiamondLattice, type ZigzagLace } from '../fixtures/pipeline/lattices.ts';
 import { checkCutSvg, checkDrawing, faithfulness, readDrawing } from '../helpers/cut-check/index.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_LOCATIONS } from '../../core/pipeline/spots.ts';
+import { MAX_LOCATIONS } from '../../core/pipeline/findings/locate.ts';
 import { artworkDesigns } from '../fixtures/real-artwork/index.ts';
 import type { ArtworkDesign } from '../fixtures/real-artwork/types.ts';
 import { HOUSE } from '../helpers/artwork-label/index.ts';

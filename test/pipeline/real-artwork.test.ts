@@ -1,6 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { MAX_LOCATIONS } from '../../core/pipeline/spots.ts';
+import { MAX_LOCATIONS } from '../../core/pipeline/findings/locate.ts';
 import { readLabels } from '../fixtures/real-artwork/label.ts';
 import { designsOf, sampleOf, type LabelledDesign } from '../fixtures/real-artwork/label-source.ts';
 import { HOUSE, labelDesign, type DefectKind } from '../helpers/artwork-label/index.ts';

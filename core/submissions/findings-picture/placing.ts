@@ -1,7 +1,7 @@
 import type { Finding } from '../../contract/finding.ts';
 import type { Geometry } from '../../contract/submission.ts';
-import { METAL_BELOW } from '../../pipeline/classify.ts';
-import { findRegions } from '../../pipeline/regions.ts';
+import { METAL_BELOW } from '../../pipeline/stages/classify.ts';
+import { findRegions } from '../../pipeline/stages/regions.ts';
 
 type Place = NonNullable<Finding['locations']>[number] & { px: { x: number; y: number; r: number } };
 
@@ -27,7 +27,7 @@ const MIN_SPREAD_SHARE = 0.1;
 
 /**
  * How the strip's millimetres lie on the kept copy. The strip is the piece's bounding box in the
- * upload scaled to the strip (core/pipeline/agent-pixels.ts), but that box is not stored, so it is
+ * upload scaled to the strip (core/pipeline/findings/agent-pixels.ts), but that box is not stored, so it is
  * found again: first the pipeline's own reading (largest metal region) on the copy, kept when it
  * puts every place where its `px` says; else a fit of the places themselves when they are spread
  * out; else the bound each place's pixel radius sets on the scale (`px.r = ceil(r * scale)`).

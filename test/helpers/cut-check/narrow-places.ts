@@ -134,7 +134,7 @@ export function lostParts(
   const band = Math.max(grid.dx, grid.dy);
   /** Whether a pixel is of the phase and within reach of a core: of the opening (dilated cores). */
   const kept = (q: number): boolean => grid.metal[q] === field.phase && toCore[q]! <= reachFromSq;
-  // Touching at a pixel's corner counts: the apex pixel of a sharp corner may join so (see labels.ts).
+  // Touching at a pixel's corner counts: the apex pixel of a sharp corner may join so (see core/pipeline/raster/components.ts).
   const touchesKept = (k: number): boolean => {
     const i = k % nx;
     const j = (k - i) / nx;

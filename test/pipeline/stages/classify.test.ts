@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { classify, classifyDefaults } from '../../../core/pipeline/classify.ts';
-import type { Luminance } from '../../../core/pipeline/decode.ts';
+import { classify, classifyDefaults } from '../../../core/pipeline/stages/classify.ts';
+import type { Luminance } from '../../../core/pipeline/stages/decode.ts';
 import { expectGoldenJson } from '../../helpers/golden.ts';
 import { codes, findingsOf } from './draw.ts';
 

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { decodeLuminance } from '../../../core/pipeline/decode.ts';
+import { decodeLuminance } from '../../../core/pipeline/stages/decode.ts';
 import { expectGoldenJson } from '../../helpers/golden.ts';
 
 const STAGE = 'decode';

@@ -4,8 +4,8 @@
  */
 import { expect } from 'vitest';
 import type { Finding } from '../../../core/contract/finding.ts';
-import { findingFacts, type FindingContext } from '../../../core/pipeline/findings.ts';
-import type { StripRaster } from '../../../core/pipeline/raster.ts';
+import { findingFacts, type FindingContext } from '../../../core/pipeline/findings/wording.ts';
+import type { StripRaster } from '../../../core/pipeline/raster/raster.ts';
 import { stageOptions } from '../../../core/pipeline/stage-options.ts';
 
 export const MM_PER_PX = 0.05;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { refusals, traceFinalCuts } from '../../../core/pipeline/final-cut.ts';
-import type { FinalProblems } from '../../../core/pipeline/final/check.ts';
-import { findingFacts } from '../../../core/pipeline/findings.ts';
-import { UNITS_PER_MM, type FinalCut } from '../../../core/pipeline/final/rings.ts';
-import type { StripRaster } from '../../../core/pipeline/raster.ts';
+import { refusals, traceFinalCuts } from '../../../core/pipeline/stages/final-cut.ts';
+import type { FinalProblems } from '../../../core/pipeline/final-check/check.ts';
+import { findingFacts } from '../../../core/pipeline/findings/wording.ts';
+import { UNITS_PER_MM, type FinalCut } from '../../../core/pipeline/final-check/rings.ts';
+import type { StripRaster } from '../../../core/pipeline/raster/raster.ts';
 import { expectGoldenJson } from '../../helpers/golden.ts';
 import { codes, ctx, disc, finalCutOptions, findingsOf, leavesInputAlone, metalStrip, rect, wedge } from './draw.ts';
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { traceFinalCuts } from '../../../core/pipeline/final-cut.ts';
-import { frameStrip } from '../../../core/pipeline/frame.ts';
-import { bridgeIslands } from '../../../core/pipeline/islands.ts';
-import { labelComponents } from '../../../core/pipeline/labels.ts';
-import type { StripRaster } from '../../../core/pipeline/raster.ts';
-import { fillUncuttableOpenings } from '../../../core/pipeline/uncuttable-openings.ts';
+import { traceFinalCuts } from '../../../core/pipeline/stages/final-cut.ts';
+import { frameStrip } from '../../../core/pipeline/stages/frame.ts';
+import { bridgeIslands } from '../../../core/pipeline/repair/islands.ts';
+import { labelComponents } from '../../../core/pipeline/raster/components.ts';
+import type { StripRaster } from '../../../core/pipeline/raster/raster.ts';
+import { fillUncuttableOpenings } from '../../../core/pipeline/stages/uncuttable-openings.ts';
 import { expectGoldenJson, expectGoldenRaster } from '../../helpers/golden.ts';
 import {
   codes,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findRegions } from '../../../core/pipeline/regions.ts';
+import { findRegions } from '../../../core/pipeline/stages/regions.ts';
 import { expectGoldenJson, expectGoldenRaster } from '../../helpers/golden.ts';
 
 const STAGE = 'regions';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { resampleToStrip } from '../../../core/pipeline/resample.ts';
+import { resampleToStrip } from '../../../core/pipeline/stages/resample.ts';
 import { expectGoldenJson, expectGoldenRaster } from '../../helpers/golden.ts';
 import { metalPixels } from './draw.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scaleToJob } from '../../../core/pipeline/scale.ts';
+import { scaleToJob } from '../../../core/pipeline/stages/scale.ts';
 import { expectGoldenJson } from '../../helpers/golden.ts';
 import { codes, ctx, findingsOf } from './draw.ts';
 

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { labelComponents } from '../../../core/pipeline/labels.ts';
-import { resampleToStrip } from '../../../core/pipeline/resample.ts';
-import { joinDiagonalMetal, keepSeparations } from '../../../core/pipeline/separations.ts';
+import { labelComponents } from '../../../core/pipeline/raster/components.ts';
+import { resampleToStrip } from '../../../core/pipeline/stages/resample.ts';
+import { joinDiagonalMetal, keepSeparations } from '../../../core/pipeline/stages/separations.ts';
 import { expectGoldenJson, expectGoldenRaster } from '../../helpers/golden.ts';
 import { leavesInputAlone } from './draw.ts';
 

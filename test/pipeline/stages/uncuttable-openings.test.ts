@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fillUncuttableOpenings } from '../../../core/pipeline/uncuttable-openings.ts';
+import { fillUncuttableOpenings } from '../../../core/pipeline/stages/uncuttable-openings.ts';
 import { expectGoldenJson, expectGoldenRaster } from '../../helpers/golden.ts';
 import { codes, ctx, disc, fillOptions, findingsOf, leavesInputAlone, metalStrip, MM_PER_PX, rect } from './draw.ts';
 

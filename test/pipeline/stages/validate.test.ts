@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { frameStrip } from '../../../core/pipeline/frame.ts';
-import { labelComponents } from '../../../core/pipeline/labels.ts';
-import { surveyAir } from '../../../core/pipeline/openings.ts';
-import type { StripRaster } from '../../../core/pipeline/raster.ts';
-import { fillUncuttableOpenings } from '../../../core/pipeline/uncuttable-openings.ts';
-import { validateStrip } from '../../../core/pipeline/validate.ts';
+import { frameStrip } from '../../../core/pipeline/stages/frame.ts';
+import { labelComponents } from '../../../core/pipeline/raster/components.ts';
+import { surveyAir } from '../../../core/pipeline/measure/openings.ts';
+import type { StripRaster } from '../../../core/pipeline/raster/raster.ts';
+import { fillUncuttableOpenings } from '../../../core/pipeline/stages/uncuttable-openings.ts';
+import { validateStrip } from '../../../core/pipeline/stages/validate.ts';
 import { expectGoldenJson, expectGoldenRaster } from '../../helpers/golden.ts';
 import {
   codes,
