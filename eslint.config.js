@@ -30,6 +30,10 @@ const adapterBoundary = (self, others, { files = [`${self}/**/*.ts`], entryPoint
             group: others.map((other) => `**/${other}/**`),
             message: `${self} is an adapter: what it needs of ${others.join(' and ')} comes in as parameters (service.ts wires them).`,
           },
+          {
+            group: ['**/core/**', '!**/core/index.ts'],
+            message: `${self} is an adapter: it uses core through its public surface, core/index.ts (add what it needs there).`,
+          },
           ...(entryPoint ? [] : [compositionRoot]),
         ],
       },

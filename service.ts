@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import type { Hono } from 'hono';
 import type { Clock } from './core/clock.ts';
 import { loadConfig } from './core/config.ts';
-import { createCore, type Core } from './core/index.ts';
+import { createCore, type Core } from './core/create-core.ts';
 import type { Logger } from './core/logger.ts';
 import { startRenewing, startSweeping } from './core/maintenance/scheduler.ts';
 import type { ProcessIdentity } from './core/maintenance/upload-leases.ts';

@@ -1,9 +1,13 @@
 import { Hono, type Context } from 'hono';
-import type { Core } from '../core/index.ts';
-import { coreError, noSuchEndpoint } from '../core/errors.ts';
-import { errorText, type Logger } from '../core/logger.ts';
-import type { Randomness } from '../core/randomness.ts';
-import { API_BASE_PATH } from '../core/urls.ts';
+import {
+  type Core,
+  coreError,
+  noSuchEndpoint,
+  errorText,
+  type Logger,
+  type Randomness,
+  API_BASE_PATH,
+} from '../core/index.ts';
 import { notFoundPage, registerWebRoutes, serverErrorPage } from '../web/index.ts';
 import { canonicalRedirect } from './canonical-redirect.ts';
 import { clientAddress } from './client-address.ts';

@@ -1,7 +1,5 @@
 import type { Context } from 'hono';
-import type { CoreError } from '../core/errors.ts';
-import type { SessionAccount } from '../core/handoff/types.ts';
-import type { Core } from '../core/index.ts';
+import type { CoreError, SessionAccount, Core } from '../core/index.ts';
 import { readSession } from '../web/session.ts';
 import { mediaType } from './read-body.ts';
 

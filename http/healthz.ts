@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import { errorText, type Logger } from '../core/logger.ts';
+import { errorText, type Logger } from '../core/index.ts';
 import { json } from './respond.ts';
 
 /** Readiness: can this instance serve uploads now (a load balancer routes to it only then). */

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { JobRow } from '../db/schema.ts';
-import { bearerToken } from '../core/jobs/secrets.ts';
+import { bearerToken } from '../core/index.ts';
 import type { RouteEnv } from './route.ts';
 import { errorResponse } from './respond.ts';
 

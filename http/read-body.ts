@@ -1,7 +1,14 @@
-import type { Config } from '../core/config.ts';
-import { configuredError, coreError, invalidRequest, type CoreError } from '../core/errors.ts';
-import { readCapped } from '../core/read-capped.ts';
-import { err, ok, type Result } from '../core/result.ts';
+import {
+  type Config,
+  configuredError,
+  coreError,
+  invalidRequest,
+  type CoreError,
+  readCapped,
+  err,
+  ok,
+  type Result,
+} from '../core/index.ts';
 
 /** Multipart framing (boundaries, part headers) allowed on top of the file's own size cap. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;

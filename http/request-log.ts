@@ -1,7 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import type { Logger } from '../core/logger.ts';
-import type { Randomness } from '../core/randomness.ts';
-import { API_BASE_PATH } from '../core/urls.ts';
+import { type Logger, type Randomness, API_BASE_PATH } from '../core/index.ts';
 
 declare module 'hono' {
   interface ContextVariableMap {

@@ -1,4 +1,4 @@
-import type { CoreError } from '../core/errors.ts';
+import type { CoreError } from '../core/index.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 

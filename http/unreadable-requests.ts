@@ -1,6 +1,6 @@
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { coreError, type CoreError } from '../core/errors.ts';
+import { coreError, type CoreError } from '../core/index.ts';
 import { envelopeOf } from './respond.ts';
 import { FRAME_ANCESTORS_NONE } from './security-headers.ts';
 

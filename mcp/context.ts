@@ -1,4 +1,4 @@
-import type { Logger } from '../core/logger.ts';
+import type { Logger } from '../core/index.ts';
 
 /** What one MCP server instance knows about the caller it serves. */
 export interface McpContext {

@@ -1,10 +1,17 @@
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
-import { configuredError, coreError, invalidRequest, type CoreError } from '../core/errors.ts';
-import type { Config } from '../core/config.ts';
-import { err, ok, type Result } from '../core/result.ts';
-import { svgDrawingRules } from '../core/submissions/svg-drawing.ts';
+import {
+  configuredError,
+  coreError,
+  invalidRequest,
+  type CoreError,
+  type Config,
+  err,
+  ok,
+  type Result,
+  svgDrawingRules,
+} from '../core/index.ts';
 import type { McpContext } from './context.ts';
 
 /**

@@ -1,5 +1,4 @@
-import type { Capabilities } from '../core/capabilities.ts';
-import type { Drawing } from '../core/contract/job.ts';
+import type { Capabilities, Drawing } from '../core/index.ts';
 
 /** The drawing rules an agent must follow, in short lines built from the live capabilities. */
 export function drawingRules(capabilities: Capabilities): string[] {

@@ -1,9 +1,5 @@
 import { isJsonContentType, isLegacyRequest } from '@modelcontextprotocol/server';
-import type { Clock } from '../core/clock.ts';
-import type { Core } from '../core/index.ts';
-import type { Logger } from '../core/logger.ts';
-import type { Randomness } from '../core/randomness.ts';
-import { readCapped } from '../core/read-capped.ts';
+import { type Clock, type Core, type Logger, type Randomness, readCapped } from '../core/index.ts';
 import { legacySessions } from './legacy-sessions.ts';
 import { modernRequests } from './modern-requests.ts';
 import { requestOriginCheck } from './origin-check.ts';

@@ -1,9 +1,14 @@
 import { z } from 'zod';
-import type { AgentJob, AgentJobRef } from '../core/agent-handles/index.ts';
-import type { Config } from '../core/config.ts';
-import { invalidRequest } from '../core/errors.ts';
-import type { Core } from '../core/index.ts';
-import { err, ok, type Result } from '../core/result.ts';
+import {
+  type AgentJob,
+  type AgentJobRef,
+  type Config,
+  invalidRequest,
+  type Core,
+  err,
+  ok,
+  type Result,
+} from '../core/index.ts';
 import type { McpContext } from './context.ts';
 
 /**

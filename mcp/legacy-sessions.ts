@@ -1,10 +1,6 @@
 import { isInitializeRequest, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { McpServer } from '@modelcontextprotocol/server';
-import { MINUTE, type Clock } from '../core/clock.ts';
-import type { Core } from '../core/index.ts';
-import { addressGroup } from '../core/limits/address-group.ts';
-import type { Logger } from '../core/logger.ts';
-import type { Randomness } from '../core/randomness.ts';
+import { MINUTE, type Clock, type Core, addressGroup, type Logger, type Randomness } from '../core/index.ts';
 import { rpcError } from './rpc-error.ts';
 import { createMcpServer } from './server.ts';
 import { roomFor, type HeldSession } from './session-share.ts';

@@ -1,6 +1,5 @@
 import { createMcpHandler } from '@modelcontextprotocol/server';
-import type { Core } from '../core/index.ts';
-import { errorText, type Logger } from '../core/logger.ts';
+import { type Core, errorText, type Logger } from '../core/index.ts';
 import { rpcError } from './rpc-error.ts';
 import { createMcpServer } from './server.ts';
 

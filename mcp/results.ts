@@ -1,6 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { SIZE_FORMS_MESSAGE } from '../core/contract/create-job.ts';
-import { coreError, type CoreError } from '../core/errors.ts';
+import { SIZE_FORMS_MESSAGE, coreError, type CoreError } from '../core/index.ts';
 
 type Content = CallToolResult['content'][number];
 

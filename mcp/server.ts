@@ -1,7 +1,5 @@
 import { McpServer, type CacheHint } from '@modelcontextprotocol/server';
-import { HOUR } from '../core/clock.ts';
-import type { Config } from '../core/config.ts';
-import type { Core } from '../core/index.ts';
+import { HOUR, type Config, type Core } from '../core/index.ts';
 import type { McpContext } from './context.ts';
 import { handleLifetime } from './job-ref.ts';
 import { registerDesignJewelleryPrompt } from './prompts/design-jewellery.ts';

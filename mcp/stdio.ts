@@ -1,7 +1,5 @@
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { systemClock } from '../core/clock.ts';
-import { errorText, jsonLogger } from '../core/logger.ts';
-import { cryptoRandomness } from '../core/randomness.ts';
+import { systemClock, errorText, jsonLogger, cryptoRandomness } from '../core/index.ts';
 import { readRunSettings } from '../env.ts';
 import { buildCore } from '../service.ts';
 import { createMcpServer } from './server.ts';

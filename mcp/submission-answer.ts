@@ -1,15 +1,18 @@
 import { z } from 'zod';
-import { findingSchema, type Finding } from '../core/contract/finding.ts';
-import { approvalSchema, priceSchema } from '../core/contract/job.ts';
 import {
+  findingSchema,
+  type Finding,
+  approvalSchema,
+  priceSchema,
   engineSchema,
   geometrySchema,
   marginsSchema,
   submissionStatuses,
   type Margin,
   type Submission,
-} from '../core/contract/submission.ts';
-import { markedPlaces, numberedFindings } from '../core/submissions/findings-picture/numbering.ts';
+  markedPlaces,
+  numberedFindings,
+} from '../core/index.ts';
 
 /** What submit_design answers: the submission's outcome, in structure and in words. */
 

@@ -1,8 +1,6 @@
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
-import { describeIssues } from '../core/contract/describe-issue.ts';
-import { invalidRequest } from '../core/errors.ts';
-import { err, ok, type Result } from '../core/result.ts';
+import { describeIssues, invalidRequest, err, ok, type Result } from '../core/index.ts';
 
 /**
  * A tool's input schema as `tools/list` shows it (the zod schema's JSON Schema), with validation

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DAY, MINUTE } from '../core/clock.ts';
-import type { SweepReport } from '../core/index.ts';
+import type { SweepReport } from '../core/create-core.ts';
 import { bearer, openJob, roomyRateLimits, uploadPng, type OpenedJob } from './helpers/flows.ts';
 import { setJobState } from './helpers/fixtures.ts';
 import { makePng } from './helpers/png.ts';

@@ -1,8 +1,5 @@
 import type { Context } from 'hono';
-import type { CoreError } from '../core/errors.ts';
-import { COMMON_PASSWORD_REFUSAL } from '../core/handoff/accounts.ts';
-import type { SignedIn } from '../core/handoff/types.ts';
-import type { Result } from '../core/result.ts';
+import { type CoreError, COMMON_PASSWORD_REFUSAL, type SignedIn, type Result } from '../core/index.ts';
 import type { Web } from './context.ts';
 import { escapeHtml, htmlResponse, page, SAME_ORIGIN_REFERRER, seeOther, withNext, type Viewer } from './html.ts';
 import { crossSitePage } from './pages/refused.ts';

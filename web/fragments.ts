@@ -1,7 +1,4 @@
-import type { ProductType } from '../core/config.ts';
-import type { Price } from '../core/contract/job.ts';
-import type { Geometry } from '../core/contract/submission.ts';
-import type { WornSize } from '../core/jobs/worn-size.ts';
+import type { ProductType, Price, Geometry, WornSize } from '../core/index.ts';
 import { formatGrams, formatMm, formatNumber, formatPrice } from './format.ts';
 import { escapeHtml } from './html.ts';
 import { sizeWords } from './size-text.ts';

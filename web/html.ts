@@ -1,4 +1,4 @@
-import type { SessionAccount } from '../core/handoff/types.ts';
+import type { SessionAccount } from '../core/index.ts';
 import { he } from './strings.ts';
 import { STYLES } from './styles.ts';
 

@@ -1,4 +1,4 @@
-import type { Price } from '../core/contract/job.ts';
+import type { Price } from '../core/index.ts';
 import { formatPrice } from './format.ts';
 import { escapeHtml } from './html.ts';
 import { he } from './strings.ts';

@@ -1,8 +1,5 @@
 import type { Context } from 'hono';
-import type { ProductType } from '../core/config.ts';
-import type { Geometry } from '../core/contract/submission.ts';
-import type { ApprovalView, DesignView, PiecePictureSizes } from '../core/handoff/types.ts';
-import type { PictureKind } from '../core/index.ts';
+import type { ProductType, Geometry, ApprovalView, DesignView, PiecePictureSizes, PictureKind } from '../core/index.ts';
 import type { Web } from './context.ts';
 import { formatMm, formatNumber } from './format.ts';
 import { escapeHtml, seeOther } from './html.ts';

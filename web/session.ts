@@ -1,8 +1,6 @@
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
-import type { Core } from '../core/index.ts';
-import { SESSION_COOKIE, type SessionAccount } from '../core/handoff/types.ts';
-import type { Result } from '../core/result.ts';
+import { type Core, SESSION_COOKIE, type SessionAccount, type Result } from '../core/index.ts';
 
 const DAY_SECONDS = 24 * 60 * 60;
 

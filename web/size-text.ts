@@ -1,4 +1,4 @@
-import type { WornSize } from '../core/jobs/worn-size.ts';
+import type { WornSize } from '../core/index.ts';
 import { formatNumber } from './format.ts';
 import { he } from './strings.ts';
 

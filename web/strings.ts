@@ -1,5 +1,4 @@
-import type { ProductType } from '../core/config.ts';
-import type { DeclineChoice } from '../core/handoff/decline-reason.ts';
+import type { ProductType, DeclineChoice } from '../core/index.ts';
 
 /**
  * Every word the people's pages show, in Hebrew, in one place. Values are plain text: the pages

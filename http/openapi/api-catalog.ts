@@ -1,4 +1,4 @@
-import type { ServiceUrls } from '../../core/urls.ts';
+import type { ServiceUrls } from '../../core/index.ts';
 import { API_CATALOG_PATH, API_REFERENCE_PATH, OPENAPI_PATH } from './document.ts';
 
 /** RFC 9727: a linkset (RFC 9264) with the profile that marks it as an API catalogue. */

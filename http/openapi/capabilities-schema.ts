@@ -1,9 +1,5 @@
 import { z } from 'zod';
-import { API_VERSION, CONTRACT_VERSION } from '../../core/capabilities.ts';
-import { configSchema } from '../../core/config.ts';
-import { fitSchema } from '../../core/contract/create-job.ts';
-import { priceSchema } from '../../core/contract/job.ts';
-import { errorCodes } from '../../core/errors.ts';
+import { API_VERSION, CONTRACT_VERSION, configSchema, fitSchema, priceSchema, errorCodes } from '../../core/index.ts';
 import { noted } from './registry.ts';
 
 /*

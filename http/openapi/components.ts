@@ -1,8 +1,13 @@
 import { z } from 'zod';
-import type { Config } from '../../core/config.ts';
-import { attributionSchema, createJobRequestSchema, sizeSchema } from '../../core/contract/create-job.ts';
-import { errorEnvelopeSchema, findingSchema, locationSchema, pixelPlaceSchema } from '../../core/contract/finding.ts';
 import {
+  type Config,
+  attributionSchema,
+  createJobRequestSchema,
+  sizeSchema,
+  errorEnvelopeSchema,
+  findingSchema,
+  locationSchema,
+  pixelPlaceSchema,
   approvalSchema,
   createdJobSchema,
   declineReasonSchema,
@@ -12,8 +17,6 @@ import {
   jobSchema,
   latestSubmissionSchema,
   priceSchema,
-} from '../../core/contract/job.ts';
-import {
   engineParametersSchema,
   engineSchema,
   geometrySchema,
@@ -22,10 +25,10 @@ import {
   submissionEnvelopeSchema,
   submissionSchema,
   validationSchema,
-} from '../../core/contract/submission.ts';
-import type { ErrorCode } from '../../core/errors.ts';
-import { declineChoicesInWords } from '../../core/handoff/decline-reason.ts';
-import { pipelineTolerances } from '../../core/pipeline/tolerances.ts';
+  type ErrorCode,
+  declineChoicesInWords,
+  pipelineTolerances,
+} from '../../core/index.ts';
 import { capabilitiesSchema } from './capabilities-schema.ts';
 import { schemaNotes } from './registry.ts';
 

@@ -1,6 +1,4 @@
-import { CONTRACT_VERSION } from '../../core/capabilities.ts';
-import type { Config } from '../../core/config.ts';
-import type { ServiceUrls } from '../../core/urls.ts';
+import { CONTRACT_VERSION, type Config, type ServiceUrls } from '../../core/index.ts';
 import type { ApiRoute } from '../route.ts';
 import { apiRoutes } from '../routes/index.ts';
 import { componentSchemas } from './components.ts';

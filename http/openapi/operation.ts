@@ -1,4 +1,4 @@
-import type { Config } from '../../core/config.ts';
+import type { Config } from '../../core/index.ts';
 import { parameterRef, refusal, type OpenApiObject } from './responses.ts';
 
 export type Tag = 'Discovery' | 'Jobs' | 'Submissions' | 'Approval page';

@@ -1,10 +1,15 @@
-import type { Config } from '../../core/config.ts';
-import { coreError, noSuchEndpoint, type ErrorCode } from '../../core/errors.ts';
-import { IDEMPOTENCY_KEY_PATTERN } from '../../core/contract/create-job.ts';
-import { APPROVAL_TOKEN_LENGTH, APPROVAL_TOKEN_PATTERN } from '../../core/handoff/approval-token.ts';
-import { FAIL_CLOSED_RETRY_SEC } from '../../core/limits/rate-limiter.ts';
-import { CLOSE_TO_REFUSING } from '../../core/limits/rate-report.ts';
-import { windowSeconds } from '../../core/limits/windows.ts';
+import {
+  type Config,
+  coreError,
+  noSuchEndpoint,
+  type ErrorCode,
+  IDEMPOTENCY_KEY_PATTERN,
+  APPROVAL_TOKEN_LENGTH,
+  APPROVAL_TOKEN_PATTERN,
+  FAIL_CLOSED_RETRY_SEC,
+  CLOSE_TO_REFUSING,
+  windowSeconds,
+} from '../../core/index.ts';
 import { errorEnvelopeFor, type JsonSchema } from './components.ts';
 
 /** An OpenAPI object (response, header, parameter...) as plain data. */

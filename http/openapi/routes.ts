@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Context, Hono } from 'hono';
-import type { Config } from '../../core/config.ts';
-import type { ServiceUrls } from '../../core/urls.ts';
+import type { Config, ServiceUrls } from '../../core/index.ts';
 import { htmlResponse } from '../../web/html.ts';
 import { API_CATALOG_CONTENT_TYPE, apiCatalogLink, buildApiCatalog } from './api-catalog.ts';
 import { API_CATALOG_PATH, API_REFERENCE_PATH, buildOpenApiDocument, OPENAPI_PATH } from './document.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { coreError, invalidRequest } from '../../core/errors.ts';
+import { coreError, invalidRequest } from '../../core/index.ts';
 import { isFormPost, requestAccount } from '../handoff.ts';
 import { ref } from '../openapi/components.ts';
 import { tokenPath } from '../openapi/operation.ts';

@@ -1,5 +1,4 @@
-import type { Config } from '../../core/config.ts';
-import { coreError } from '../../core/errors.ts';
+import { type Config, coreError } from '../../core/index.ts';
 import { clientAddress } from '../client-address.ts';
 import { withJob } from '../job-auth.ts';
 import { ref } from '../openapi/components.ts';

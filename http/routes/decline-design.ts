@@ -1,4 +1,4 @@
-import { parseSubmissionNo } from '../../core/submissions/read-submission.ts';
+import { parseSubmissionNo } from '../../core/index.ts';
 import { isFormPost } from '../handoff.ts';
 import { mediaType, readJsonText } from '../read-body.ts';
 import { ref } from '../openapi/components.ts';

@@ -1,4 +1,4 @@
-import type { SubmissionFile } from '../../core/submissions/read-submission.ts';
+import type { SubmissionFile } from '../../core/index.ts';
 import { withJob } from '../job-auth.ts';
 import { noSuchJob, submissionPath, withSecret } from '../openapi/operation.ts';
 import { fileAnswer, SVG_MEDIA_TYPE, unexpected } from '../openapi/responses.ts';

@@ -1,6 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/server';
-import { HOUR } from '../../core/clock.ts';
-import type { Core } from '../../core/index.ts';
+import { HOUR, type Core } from '../../core/index.ts';
 import { drawingRulesMarkdown } from '../drawing-rules.ts';
 
 export const name = 'drawing-rules';

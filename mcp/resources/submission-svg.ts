@@ -4,9 +4,7 @@ import {
   type McpServer,
   type ResourceLink,
 } from '@modelcontextprotocol/server';
-import { HOUR } from '../../core/clock.ts';
-import type { Core } from '../../core/index.ts';
-import type { SubmissionFile } from '../../core/submissions/read-submission.ts';
+import { HOUR, type Core, type SubmissionFile } from '../../core/index.ts';
 import type { McpContext } from '../context.ts';
 
 export const name = 'submission-svg';

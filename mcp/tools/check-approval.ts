@@ -1,16 +1,18 @@
-import { errorText } from '../../core/logger.ts';
-import type { McpServer } from '@modelcontextprotocol/server';
-import { z } from 'zod';
-import type { Config } from '../../core/config.ts';
 import {
+  errorText,
+  type Config,
   approvalSchema,
   declineReasonSchema,
   jobStatuses,
   latestSubmissionSchema,
   type Job,
-} from '../../core/contract/job.ts';
-import { declineChoiceMeanings, declineChoicesInWords, type DeclineReason } from '../../core/handoff/decline-reason.ts';
-import type { Core } from '../../core/index.ts';
+  declineChoiceMeanings,
+  declineChoicesInWords,
+  type DeclineReason,
+  type Core,
+} from '../../core/index.ts';
+import type { McpServer } from '@modelcontextprotocol/server';
+import { z } from 'zod';
 import type { McpContext } from '../context.ts';
 import { handleLifetime, jobRefFieldHint, jobRefInput, resolveJobRef } from '../job-ref.ts';
 import { submissionSvgLinks } from '../resources/submission-svg.ts';

@@ -1,8 +1,6 @@
-import { errorText } from '../../core/logger.ts';
+import { errorText, type Capabilities, type Core } from '../../core/index.ts';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { Capabilities } from '../../core/capabilities.ts';
-import type { Core } from '../../core/index.ts';
 import type { McpContext } from '../context.ts';
 import { designFlow, drawingRules } from '../drawing-rules.ts';
 import { FLAT_SIZE_FORMS_MESSAGE, guarded, toolResult } from '../results.ts';

@@ -1,12 +1,22 @@
-import { errorText } from '../../core/logger.ts';
+import {
+  errorText,
+  productTypes,
+  type Config,
+  ATTRIBUTION_MAX,
+  attributionSchema,
+  fitSchema,
+  type SizeInput,
+  jobSchema,
+  type Job,
+  coreError,
+  invalidRequest,
+  type Core,
+  err,
+  ok,
+  type Result,
+} from '../../core/index.ts';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { productTypes, type Config } from '../../core/config.ts';
-import { ATTRIBUTION_MAX, attributionSchema, fitSchema, type SizeInput } from '../../core/contract/create-job.ts';
-import { jobSchema, type Job } from '../../core/contract/job.ts';
-import { coreError, invalidRequest } from '../../core/errors.ts';
-import type { Core } from '../../core/index.ts';
-import { err, ok, type Result } from '../../core/result.ts';
 import type { McpContext } from '../context.ts';
 import { drawingHintLines } from '../drawing-rules.ts';
 import { handleLifetime } from '../job-ref.ts';

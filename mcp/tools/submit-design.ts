@@ -1,11 +1,6 @@
-import { errorText } from '../../core/logger.ts';
+import { errorText, type Config, type Submission, type Core, pictureHelps, type AgentJob } from '../../core/index.ts';
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { Config } from '../../core/config.ts';
-import type { Submission } from '../../core/contract/submission.ts';
-import type { Core } from '../../core/index.ts';
-import { pictureHelps } from '../../core/submissions/findings-picture/numbering.ts';
-import type { AgentJob } from '../../core/agent-handles/index.ts';
 import type { McpContext } from '../context.ts';
 import { drawingInput, readDrawing } from '../drawing-input.ts';
 import { handleLifetime, jobRefFieldHint, jobRefInput, resolveJobRef } from '../job-ref.ts';

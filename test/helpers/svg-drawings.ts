@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { expect } from 'vitest';
 import type { Drawing } from '../../core/contract/job.ts';
-import type { Core } from '../../core/index.ts';
+import type { Core } from '../../core/create-core.ts';
 import { createSvgRenderer, type SvgRenderer } from '../../core/submissions/svg/render-pool.ts';
 import type { JobRow } from '../../db/schema.ts';
 import { DEFAULT_ADDRESS } from './service.ts';

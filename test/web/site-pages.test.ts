@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { coreError } from '../../core/errors.ts';
-import type { Core } from '../../core/index.ts';
+import type { Core } from '../../core/create-core.ts';
 import { err } from '../../core/result.ts';
 import { registerWebRoutes } from '../../web/index.ts';
 import { he } from '../../web/strings.ts';

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { ApprovalView } from '../../core/handoff/types.ts';
+import type { ApprovalView } from '../../core/index.ts';
 import type { Web } from '../context.ts';
 import { formatNumber } from '../format.ts';
 import { escapeHtml } from '../html.ts';

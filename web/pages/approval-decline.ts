@@ -1,6 +1,5 @@
 import type { Context } from 'hono';
-import { parseDeclineReason } from '../../core/handoff/decline-reason.ts';
-import { parseSubmissionNo } from '../../core/submissions/read-submission.ts';
+import { parseDeclineReason, parseSubmissionNo } from '../../core/index.ts';
 import type { Web } from '../context.ts';
 import { seeOther } from '../html.ts';
 import { approvalPath } from '../paths.ts';

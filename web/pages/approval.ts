@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { ApprovalView } from '../../core/handoff/types.ts';
+import type { ApprovalView } from '../../core/index.ts';
 import type { Web } from '../context.ts';
 import { formatDateTime, formatPrice } from '../format.ts';
 import { pieceSections } from '../fragments.ts';

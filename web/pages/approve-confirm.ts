@@ -1,6 +1,5 @@
 import type { Context } from 'hono';
-import type { ApprovalView } from '../../core/handoff/types.ts';
-import { API_BASE_PATH } from '../../core/urls.ts';
+import { type ApprovalView, API_BASE_PATH } from '../../core/index.ts';
 import type { Web } from '../context.ts';
 import { formatPrice } from '../format.ts';
 import { dimensionsText } from '../fragments.ts';

@@ -1,5 +1,4 @@
-import { declineChoices } from '../../core/handoff/decline-reason.ts';
-import type { ApprovalView } from '../../core/handoff/types.ts';
+import { declineChoices, type ApprovalView } from '../../core/index.ts';
 import { escapeHtml } from '../html.ts';
 import { approvalPath } from '../paths.ts';
 import { he } from '../strings.ts';

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { DesignView } from '../../core/handoff/types.ts';
+import type { DesignView } from '../../core/index.ts';
 import type { Web } from '../context.ts';
 import { formatDateTime } from '../format.ts';
 import { pieceSections } from '../fragments.ts';

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { DesignSummary } from '../../core/handoff/types.ts';
+import type { DesignSummary } from '../../core/index.ts';
 import type { Web } from '../context.ts';
 import { formatDateTime, formatPrice } from '../format.ts';
 import { escapeHtml, htmlResponse, page, type Viewer } from '../html.ts';
