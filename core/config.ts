@@ -256,7 +256,7 @@ export const defaultConfig: Config = {
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** Objects merge key by key; anything else (arrays included) replaces the default. */
-export function deepMerge(base: Json, override: Json): Json {
+function deepMerge(base: Json, override: Json): Json {
   if (!isPlainObject(base) || !isPlainObject(override)) return override;
   const merged: { [key: string]: Json } = { ...base };
   for (const [key, value] of Object.entries(override)) {

@@ -229,11 +229,11 @@ const quoting = {
 
 type Quoting = typeof quoting;
 /** A code whose default wording states a configured number: built with `configuredError`. */
-export type QuotingCode = keyof Quoting;
+type QuotingCode = keyof Quoting;
 /** The part of the configuration a quoting code's wording reads (`config.image` or `config.limits`). */
-export type QuotedConfig<C extends QuotingCode> = Parameters<Quoting[C]['wording']>[0];
+type QuotedConfig<C extends QuotingCode> = Parameters<Quoting[C]['wording']>[0];
 
-export type ErrorOverrides = Partial<Pick<CoreError, 'message' | 'agent_instruction' | 'retryAfterSec' | 'status'>>;
+type ErrorOverrides = Partial<Pick<CoreError, 'message' | 'agent_instruction' | 'retryAfterSec' | 'status'>>;
 
 const isQuoting = (code: ErrorCode): code is QuotingCode => code in quoting;
 

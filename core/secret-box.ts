@@ -25,7 +25,7 @@ export async function loadSecretBox(db: Database, random: Randomness): Promise<S
 }
 
 /** `v1.<nonce>.<ciphertext>.<tag>`, each part base64url. */
-export function secretBoxFromKey(key: Uint8Array, random: Randomness): SecretBox {
+function secretBoxFromKey(key: Uint8Array, random: Randomness): SecretBox {
   if (key.length !== 32) throw new Error('secret-box key must be 32 bytes');
   return {
     seal(plaintext, context) {

@@ -5,7 +5,7 @@ import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
 import { migrate } from 'drizzle-orm/libsql/migrator';
 import * as schema from './schema.ts';
 
-export type Orm = LibSQLDatabase<typeof schema> & { $client: Client };
+type Orm = LibSQLDatabase<typeof schema> & { $client: Client };
 /** What a write transaction hands its callback: the ORM bound to that transaction. */
 export type WriteTx = Parameters<Parameters<Orm['transaction']>[0]>[0];
 
@@ -22,7 +22,7 @@ export interface Database {
   close(): void;
 }
 
-export interface DatabaseOptions {
+interface DatabaseOptions {
   url: string;
   authToken?: string;
 }

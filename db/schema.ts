@@ -160,7 +160,6 @@ export const designs = sqliteTable(
   (t) => [index('designs_account').on(t.accountId)],
 );
 
-export type AccountRow = typeof accounts.$inferSelect;
 export type DesignRow = typeof designs.$inferSelect;
 
 /**
@@ -183,8 +182,6 @@ export const mcpJobHandles = sqliteTable(
   },
   (t) => [index('mcp_job_handles_session_job').on(t.sessionKey, t.jobId), index('mcp_job_handles_job').on(t.jobId)],
 );
-
-export type McpJobHandleRow = typeof mcpJobHandles.$inferSelect;
 
 /**
  * One row that `/healthz` rewrites to prove the database takes writes (db/readiness.ts): a

@@ -21,7 +21,7 @@ import { securityHeaders } from './security-headers.ts';
 import { apiRoutes } from './routes/index.ts';
 import type { RouteEnv } from './route.ts';
 
-export interface AppOptions {
+interface AppOptions {
   core: Core;
   log: Logger;
   /** Request ids. */
@@ -38,7 +38,7 @@ export interface AppOptions {
  * An endpoint the app serves at one path without knowing what it speaks. Like the API, it is
  * absent (the site's 404 page) while the agent API is switched off, and a throw answers JSON.
  */
-export interface Endpoint {
+interface Endpoint {
   path: string;
   /** Answers one request; `clientAddress` as the rate limits count it (`TRUST_PROXY` applied). */
   handle(request: Request, clientAddress: string): Promise<Response>;

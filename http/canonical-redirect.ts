@@ -5,7 +5,7 @@ import { setResponseHeader } from './request-log.ts';
 /** One year; no `includeSubDomains`, so other services on sibling hosts are not forced onto HTTPS. */
 export const HSTS_VALUE = 'max-age=31536000';
 
-export interface CanonicalRedirectOptions {
+interface CanonicalRedirectOptions {
   /** The public origin (`SITE_URL`). Only an `https://` one redirects anything. */
   siteUrl: string;
   /** Read scheme and host from `X-Forwarded-Proto` / `X-Forwarded-Host` (set by our proxy). */

@@ -15,7 +15,7 @@ const DEFAULT_TIMEOUT_MS = 2000;
  */
 export type ReadinessCheck = () => Promise<string>;
 
-export interface HealthzOptions {
+interface HealthzOptions {
   /** By name, in the order they are reported: the database answers, takes writes, has disk. */
   checks: Record<string, ReadinessCheck>;
   log: Logger;

@@ -10,7 +10,7 @@ import type { RateLimitObserver, RateLimitReport } from '../core/index.ts';
 const sfString = (value: string): string => `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 
 /** The two headers for a report; none without one (the request never reached the buckets). */
-export function rateLimitHeaders(report: RateLimitReport | undefined): Record<string, string> {
+function rateLimitHeaders(report: RateLimitReport | undefined): Record<string, string> {
   if (!report) return {};
   const headers: Record<string, string> = {
     'ratelimit-policy': report.policies.map((p) => `${sfString(p.name)};q=${p.quota};w=${p.windowSec}`).join(', '),

@@ -7,7 +7,7 @@ declare module 'hono' {
   }
 }
 
-export const REQUEST_ID_HEADER = 'x-request-id';
+const REQUEST_ID_HEADER = 'x-request-id';
 
 /** What a proxy's id may look like: UUIDs and the usual trace ids, nothing that could smuggle text. */
 const INCOMING_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -37,7 +37,7 @@ export function setResponseHeader(c: Context, name: string, value: string): void
   }
 }
 
-export interface RequestLogOptions {
+interface RequestLogOptions {
   log: Logger;
   random: Randomness;
   /** Only then is an incoming `X-Request-Id` (set by our proxy) kept; otherwise callers could choose ids. */

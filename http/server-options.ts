@@ -29,7 +29,7 @@ const httpServerOptions: ServerOptions = {
   connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MS,
 };
 
-export interface ListenOptions {
+interface ListenOptions {
   fetch: Parameters<typeof serve>[0]['fetch'];
   port: number;
   hostname?: string;

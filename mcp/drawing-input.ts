@@ -41,14 +41,14 @@ export function drawingInput(transport: McpContext['transport'], config: Config)
   };
 }
 
-export interface DrawingArgs {
+interface DrawingArgs {
   pngBase64?: string | undefined;
   svg?: string | undefined;
   path?: string | undefined;
 }
 
 /** The drawing as given: PNG bytes, or SVG text for the core to render (`core.submitSvg`). */
-export type GivenDrawing = { png: Uint8Array } | { svg: string };
+type GivenDrawing = { png: Uint8Array } | { svg: string };
 
 const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 

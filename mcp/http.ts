@@ -7,7 +7,7 @@ import { rpcError } from './rpc-error.ts';
 
 export const MCP_PATH = '/mcp';
 
-export interface McpHttpOptions {
+interface McpHttpOptions {
   core: Core;
   log: Logger;
   /** Behind a trusted proxy the Host check reads `X-Forwarded-Host`. */
@@ -18,7 +18,7 @@ export interface McpHttpOptions {
   random: Randomness;
 }
 
-export interface McpEndpoint {
+interface McpEndpoint {
   /**
    * Answers one request to `/mcp`. `clientAddress` is the caller's address as the HTTP adapter
    * reads it (the socket's, or `X-Forwarded-For` behind a trusted proxy): the rate limits count it.

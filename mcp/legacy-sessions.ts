@@ -5,7 +5,7 @@ import { rpcError } from './rpc-error.ts';
 import { createMcpServer } from './server.ts';
 import { roomFor, type HeldSession } from './session-share.ts';
 
-export interface LegacySessionsOptions {
+interface LegacySessionsOptions {
   core: Core;
   log: Logger;
   clock: Clock;
@@ -15,7 +15,7 @@ export interface LegacySessionsOptions {
 }
 
 /** The sessionful 2025-11-25 leg of `/mcp`: what the endpoint needs of it. */
-export interface LegacySessions {
+interface LegacySessions {
   readonly size: number;
   /** Serves one request of a 2025-era client: `initialize` opens a session, the rest use one. */
   handle(request: Request, address: string, body: unknown): Promise<Response>;

@@ -3,13 +3,13 @@ import { type Core, errorText, type Logger } from '../core/index.ts';
 import { rpcError } from './rpc-error.ts';
 import { createMcpServer } from './server.ts';
 
-export interface ModernRequestsOptions {
+interface ModernRequestsOptions {
   core: Core;
   log: Logger;
 }
 
 /** The stateless 2026-07-28 leg of `/mcp`: what the endpoint needs of it. */
-export interface ModernRequests {
+interface ModernRequests {
   /** Serves one request of a 2026-era client, its body already read and parsed. */
   handle(request: Request, address: string, body: unknown): Promise<Response>;
   /**

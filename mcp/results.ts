@@ -58,7 +58,7 @@ const toolWords = (text: string | undefined): string | undefined =>
   text === undefined ? undefined : restToTools.reduce((t, [pattern, words]) => t.replaceAll(pattern, words), text);
 
 /** The refusal for a bug: the contract's PROCESSING_FAILED, without the cause's text. */
-export const unexpectedFailure = (): CallToolResult => toolError(coreError('PROCESSING_FAILED'));
+const unexpectedFailure = (): CallToolResult => toolError(coreError('PROCESSING_FAILED'));
 
 /** Runs a tool body; a throw becomes PROCESSING_FAILED (logged by the caller), never a protocol error. */
 export async function guarded(

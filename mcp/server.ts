@@ -9,8 +9,8 @@ import { registerTools } from './tools/index.ts';
 
 export type { McpContext } from './context.ts';
 
-export const SERVER_NAME = 'jewellery-design-jobs';
-export const SERVER_VERSION = '0.1.0';
+const SERVER_NAME = 'jewellery-design-jobs';
+const SERVER_VERSION = '0.1.0';
 
 const instructions = (config: Config) =>
   `Designs laser-cut brass bracelets and rings from black-on-white PNG drawings. Call get_capabilities, then open_job, draw to the job drawing hints, submit_design, fix every finding its agent_instruction names, and when a submission is ready give the person the approval link (the page is in Hebrew) and show the preview; then check_approval at most every ${config.limits.pollIntervalSec} seconds. open_job returns a jobHandle: pass it to submit_design and check_approval. ${handleLifetime(config)}`;

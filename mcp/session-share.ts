@@ -7,7 +7,7 @@ export interface HeldSession {
   opening: boolean;
 }
 
-export interface SessionShares {
+interface SessionShares {
   /** Sessions one address group may hold at once. */
   perAddress: number;
   /** Sessions the process holds at most. */

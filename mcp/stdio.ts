@@ -13,7 +13,7 @@ import { createMcpServer } from './server.ts';
  */
 
 /** The rate-limit identity of a local stdio caller: every stdio process on the machine shares it. */
-export const STDIO_CLIENT_ADDRESS = 'stdio:local';
+const STDIO_CLIENT_ADDRESS = 'stdio:local';
 
 const log = jsonLogger((line) => process.stderr.write(line));
 const settings = readRunSettings(process.env);

@@ -52,7 +52,7 @@ export const submissionOutputSchema = z.object({
     .describe('What produced this outcome: the SHA-256 of the PNG, the engine version and the parameters in force.'),
   next: z.string(),
 });
-export type SubmissionOutput = z.infer<typeof submissionOutputSchema>;
+type SubmissionOutput = z.infer<typeof submissionOutputSchema>;
 
 export function submissionOutput(
   job: { id: string; handle: string },

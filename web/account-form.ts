@@ -9,7 +9,7 @@ import { formFields, isCrossSite, safeNext } from './request.ts';
 import { readSession, sessionCookie, sessionToken } from './session.ts';
 import { he } from './strings.ts';
 
-export interface AccountFormInput {
+interface AccountFormInput {
   kind: 'signin' | 'signup';
   viewer: Viewer;
   /** Where to go after success; already checked with `safeNext`. */
@@ -22,7 +22,7 @@ export interface AccountFormInput {
 }
 
 /** The sign-in and sign-up pages: the same form, posted to itself, with `next` carried along. */
-export function renderAccountForm(input: AccountFormInput): string {
+function renderAccountForm(input: AccountFormInput): string {
   const signUp = input.kind === 'signup';
   const text = signUp ? he.signUp : he.signIn;
   const action = signUp ? '/signup' : '/signin';

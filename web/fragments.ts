@@ -6,7 +6,7 @@ import { piecePicturesSection, type PiecePictures } from './piece-pictures.ts';
 import { he } from './strings.ts';
 
 /** What the approval page and the design page both show about a piece. */
-export interface PieceFacts {
+interface PieceFacts {
   productType: ProductType;
   geometry: Geometry;
   price: Price;
@@ -27,7 +27,7 @@ const row = (term: string, value: string, className?: string): string => {
   return `<dt${cls}>${escapeHtml(term)}</dt><dd${cls}>${escapeHtml(value)}</dd>`;
 };
 
-export function factsSection(facts: PieceFacts): string {
+function factsSection(facts: PieceFacts): string {
   const words = sizeWords(facts.worn);
   const rows = [
     row(he.facts.product, he.products[facts.productType]),
@@ -47,7 +47,7 @@ export function factsSection(facts: PieceFacts): string {
 </section>`;
 }
 
-export function priceSection(price: Price): string {
+function priceSection(price: Price): string {
   const money = (amount: number) => formatPrice(amount, price.currency);
   return `<section class="card" aria-labelledby="price-heading">
 <h2 id="price-heading">${escapeHtml(he.price.heading)}</h2>

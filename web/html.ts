@@ -34,7 +34,7 @@ export const SAME_ORIGIN_REFERRER = { 'referrer-policy': 'same-origin' };
  */
 export type Viewer = SessionAccount | undefined | null;
 
-export interface PageOptions {
+interface PageOptions {
   title: string;
   /** The main content, already escaped. */
   body: string;

@@ -10,7 +10,7 @@ import { readSession } from './session.ts';
 import { he } from './strings.ts';
 
 /** A picture on the page: where it is served and its size in pixels. */
-export interface PictureLink {
+interface PictureLink {
   src: string;
   width: number;
   height: number;

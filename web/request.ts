@@ -21,7 +21,7 @@ export function safeNext(value: unknown): string | undefined {
  * (`SAME_ORIGIN_REFERRER`) so that their own posts carry the real Origin, and a forged post cannot
  * hide behind `null`.
  */
-export type NullOrigin = 'ours' | 'foreign';
+type NullOrigin = 'ours' | 'foreign';
 
 /**
  * True when a form post comes from another site: `Sec-Fetch-Site` says so, or (for browsers that

@@ -3,7 +3,7 @@ import { formatNumber } from './format.ts';
 import { he } from './strings.ts';
 
 /** The piece's size and form in a person's terms: the wrist or ring size, and how it closes. */
-export interface SizeWords {
+interface SizeWords {
   size: string;
   form: string;
 }

@@ -5,7 +5,7 @@ import { attributionSchema, sizeSchema } from './create-job.ts';
 
 export const jobStatuses = ['open', 'ready', 'approved', 'declined', 'cancelled', 'expired'] as const;
 export type JobStatus = (typeof jobStatuses)[number];
-export const approvalStatuses = ['pending', 'approved', 'declined'] as const;
+const approvalStatuses = ['pending', 'approved', 'declined'] as const;
 
 const timestamp = z.iso.datetime();
 
@@ -90,7 +90,7 @@ export const jobReplaySchema = jobSchema.pick({
 });
 export type JobReplay = z.infer<typeof jobReplaySchema>;
 
-export const JOB_SECRET_PATTERN = /^ajs_[A-Za-z0-9_-]{43}$/;
+const JOB_SECRET_PATTERN = /^ajs_[A-Za-z0-9_-]{43}$/;
 
 export const createdJobSchema = z.object({
   job: jobSchema,

@@ -3,7 +3,6 @@ import { findingSchema, locationSchema } from './finding.ts';
 import { approvalSchema, priceSchema } from './job.ts';
 
 export const submissionStatuses = ['processing', 'ready', 'failed_validation', 'failed_processing'] as const;
-export type SubmissionStatus = (typeof submissionStatuses)[number];
 
 /** How close the design came to one floor: its narrowest place as the final check measured it. */
 export const marginSchema = z.object({
@@ -52,7 +51,6 @@ export const engineParametersSchema = z.object({
   /** core/pipeline/tolerances.ts and config image.proportion by name; a record, so a new tolerance needs no contract change. */
   tolerances: z.record(z.string(), z.number()),
 });
-export type EngineParameters = z.infer<typeof engineParametersSchema>;
 
 /**
  * What produced a submission's outcome: the input's hash, the engine and the parameters in

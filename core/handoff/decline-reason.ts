@@ -27,11 +27,10 @@ export interface DeclineReason {
 }
 
 /** Why a reason was refused; the decline is then not made, so the person can correct it. */
-export type DeclineReasonRefusal =
-  { code: 'DECLINE_TEXT_TOO_LONG'; maxChars: number } | { code: 'DECLINE_CHOICE_UNKNOWN' };
+type DeclineReasonRefusal = { code: 'DECLINE_TEXT_TOO_LONG'; maxChars: number } | { code: 'DECLINE_CHOICE_UNKNOWN' };
 
 /** The form's fields as they arrived; a missing field and an empty one mean the same. */
-export interface DeclineReasonInput {
+interface DeclineReasonInput {
   choice?: string | undefined;
   text?: string | undefined;
 }
@@ -44,12 +43,12 @@ const CONTROL = /(?!\n)\p{Cc}/gu;
  * line break becomes one `\n` (which is also how `maxlength` counted them); other control
  * characters are removed; surrounding white space is trimmed.
  */
-export function cleanDeclineText(text: string): string {
+function cleanDeclineText(text: string): string {
   return text.replace(/\r\n?/g, '\n').replace(CONTROL, '').trim();
 }
 
 /** Characters as a person counts them (code points), never more than a browser's `maxlength` counts. */
-export const characterCount = (text: string): number => Array.from(text).length;
+const characterCount = (text: string): number => Array.from(text).length;
 
 const isChoice = (value: string): value is DeclineChoice => (declineChoices as readonly string[]).includes(value);
 

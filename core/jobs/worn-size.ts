@@ -12,7 +12,7 @@ export type WornSize =
   /** `usRingSize` is missing when a bare length falls outside the US size table. */
   | { product: 'ring'; usRingSize?: number; innerDiameterMm: number; fromLength: boolean };
 
-export interface WornSizeInput {
+interface WornSizeInput {
   productType: ProductType;
   sizeInput: SizeInput;
   /** The flat blank's length. */

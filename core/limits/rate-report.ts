@@ -13,14 +13,14 @@ export interface CheckedBucket {
 }
 
 /** A bucket's rule: at most `quota` counted requests per `windowSec` seconds. */
-export interface RatePolicy {
+interface RatePolicy {
   name: BucketName;
   quota: number;
   windowSec: number;
 }
 
 /** Where a bucket stands after this request: `remaining` slots now, at least one more `resetSec` seconds from now. */
-export interface RateStanding {
+interface RateStanding {
   name: BucketName;
   remaining: number;
   resetSec: number;

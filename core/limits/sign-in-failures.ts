@@ -12,7 +12,7 @@ export interface SignInAttempt {
 }
 
 /** The two failure buckets of one sign-in: its email from its address, and its email from anywhere. */
-export interface FailureBuckets {
+interface FailureBuckets {
   /** Refuses once full: one address guessing at one email. */
   fromAddress: CheckedBucket;
   /**

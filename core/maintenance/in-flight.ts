@@ -1,5 +1,5 @@
 /** Work the service must let finish before it stops (uploads being processed). */
-export interface InFlight {
+interface InFlight {
   track<T>(work: Promise<T>): Promise<T>;
   /** True once nothing tracked is running (work started meanwhile included), false after `timeoutMs`. */
   settled(timeoutMs: number): Promise<boolean>;

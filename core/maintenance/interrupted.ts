@@ -14,7 +14,7 @@ import type { RowKey, UploadLeases } from './upload-leases.ts';
 export type Interruption = 'timeout' | 'stopped' | 'unstored';
 
 /** The single stored finding of an upload whose processing never finished. */
-export function interruptedFinding(why: Interruption, afterSec: number): Finding {
+function interruptedFinding(why: Interruption, afterSec: number): Finding {
   return {
     code: 'PROCESSING_INTERRUPTED',
     severity: 'error',

@@ -3,7 +3,7 @@ import type { SweepReport } from './sweeper.ts';
 import { LEASE_RENEW_EVERY_MS } from './upload-leases.ts';
 
 /** Work repeated on a timer. */
-export interface Schedule {
+interface Schedule {
   /** Stops the timer and waits for a run that is under way. */
   stop(): Promise<void>;
 }

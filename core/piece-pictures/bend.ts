@@ -18,7 +18,7 @@ const azimuth = (bend: Bend, u: number): number =>
   bend.layout.gapAzimuth - Math.PI + (u - bend.lengthMm / 2) / bend.layout.radiusMm;
 
 /** A stretch of the blank [from, to] (mm along its length) that faces the eye (`front`) or away. */
-export interface Span {
+interface Span {
   from: number;
   to: number;
   front: boolean;
@@ -84,7 +84,7 @@ const atV =
  * gives one ring whose pieces of a concave ring are joined along the box's sides; those joins
  * run both ways over the same line, which an even-odd fill never sees.
  */
-export function clipRing(ring: Ring, u0: number, u1: number, widthMm: number): ArrayLike<number> {
+function clipRing(ring: Ring, u0: number, u1: number, widthMm: number): ArrayLike<number> {
   let minU = Infinity;
   let maxU = -Infinity;
   let minV = Infinity;

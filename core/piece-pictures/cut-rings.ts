@@ -21,7 +21,7 @@ export interface CutRings {
   points: number;
 }
 
-export type ReadCutRings = { ok: true; value: CutRings } | { ok: false; reason: string };
+type ReadCutRings = { ok: true; value: CutRings } | { ok: false; reason: string };
 
 const ALLOWED_ELEMENTS = new Set(['svg', 'g', 'path']);
 const NUMBER = '-?(?:\\d+(?:\\.\\d*)?|\\.\\d+)';

@@ -12,7 +12,7 @@ export interface StoredPiece {
   shape: PieceShape;
 }
 
-export type PieceSvg = { ok: true; svg: string } | { ok: false; reason: string };
+type PieceSvg = { ok: true; svg: string } | { ok: false; reason: string };
 
 /**
  * Longest stretch the drawing is built without letting the event loop answer others: a lace file
@@ -25,11 +25,7 @@ const SLICE_MS = 8;
  * `piecePictureSizes` gives (laid out from the shape's stored dimensions, which the pages know
  * too); or why the file could not be read.
  */
-export async function piecePictureSvg(
-  piece: StoredPiece,
-  kind: PictureKind,
-  config: Config['pictures'],
-): Promise<PieceSvg> {
+async function piecePictureSvg(piece: StoredPiece, kind: PictureKind, config: Config['pictures']): Promise<PieceSvg> {
   const pace = pacer(SLICE_MS);
   const read = await readCutRings(piece.cutoutsSvg, pace);
   if (!read.ok) return read;

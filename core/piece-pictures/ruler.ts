@@ -9,7 +9,7 @@ const MIN_TICK_GAP_PX = 4;
 const fixed = (v: number): string => String(Math.round(v * 100) / 100);
 
 /** The step between numbered ticks for a strip of `lengthMm` drawn at `pxPerMm`. */
-export function numberStep(lengthMm: number, pxPerMm: number, capPx: number): number {
+function numberStep(lengthMm: number, pxPerMm: number, capPx: number): number {
   const widest = labelWidth(String(Math.floor(lengthMm)), capPx);
   return NUMBER_STEPS.find((step) => step * pxPerMm >= widest + capPx * 0.9) ?? NUMBER_STEPS.at(-1)!;
 }

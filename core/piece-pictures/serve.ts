@@ -8,7 +8,7 @@ import { pictureKinds, type PictureKind } from './layout.ts';
 import { renderPiecePicture, type StoredPiece } from './piece-picture.ts';
 import { pieceShape } from './shape.ts';
 
-export const isPictureKind = (kind: string): kind is PictureKind => (pictureKinds as readonly string[]).includes(kind);
+const isPictureKind = (kind: string): kind is PictureKind => (pictureKinds as readonly string[]).includes(kind);
 
 /** The picture from the cache, or drawn; nothing (and a log line) when the stored file cannot be read. */
 async function picture(

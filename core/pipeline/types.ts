@@ -12,7 +12,7 @@ export interface PipelineInput {
   config: Config;
 }
 
-export interface PipelineProduct {
+interface PipelineProduct {
   geometry: Geometry;
   cutoutsSvg: string;
   previewSvg: string;

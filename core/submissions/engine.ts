@@ -9,7 +9,7 @@ import { pipelineTolerances } from '../pipeline/tolerances.ts';
 export type EngineRecord = Omit<Engine, 'inputSha256'>;
 
 /** The package's own version, the first half of the engine's name (`PIPELINE_REVISION` is the other). */
-export const ENGINE_VERSION: string = packageJson.version;
+const ENGINE_VERSION: string = packageJson.version;
 
 /**
  * The engine and parameters a job's upload is analysed under, taken from the live configuration

@@ -29,7 +29,7 @@ export interface SubmissionAnswer {
 const MAX_SUBMISSION_NO = 9999;
 
 /** What an upload runs with besides the core's dependencies. */
-export interface UploadDeps extends CoreDeps {
+interface UploadDeps extends CoreDeps {
   leases: UploadLeases;
 }
 

@@ -12,14 +12,14 @@ import type { SvgRenderer } from './svg/render-pool.ts';
 import type { RenderedCache } from './svg/rendered-cache.ts';
 
 /** Where a render is counted: the upload's submission buckets, before the render starts. */
-export interface RenderCounting {
+interface RenderCounting {
   limiter: Pick<RateLimiter, 'submission'>;
   clientAddress: string;
   onRateLimit?: RateLimitObserver;
 }
 
 /** The rendered drawing, and whether the render was counted in the submission buckets. */
-export interface RenderedDrawing {
+interface RenderedDrawing {
   png: Buffer;
   counted: boolean;
 }

@@ -2,7 +2,7 @@ import type { ServiceUrls } from '../../core/index.ts';
 import { API_CATALOG_PATH, API_REFERENCE_PATH, OPENAPI_PATH } from './document.ts';
 
 /** RFC 9727: a linkset (RFC 9264) with the profile that marks it as an API catalogue. */
-export const API_CATALOG_PROFILE = 'https://www.rfc-editor.org/info/rfc9727';
+const API_CATALOG_PROFILE = 'https://www.rfc-editor.org/info/rfc9727';
 export const API_CATALOG_CONTENT_TYPE = `application/linkset+json; profile="${API_CATALOG_PROFILE}"`;
 
 interface LinkTarget {
@@ -11,7 +11,7 @@ interface LinkTarget {
   title: string;
 }
 
-export interface ApiCatalog {
+interface ApiCatalog {
   linkset: {
     anchor: string;
     'service-desc': LinkTarget[];

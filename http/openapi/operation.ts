@@ -1,7 +1,7 @@
 import type { Config } from '../../core/index.ts';
 import { parameterRef, refusal, type OpenApiObject } from './responses.ts';
 
-export type Tag = 'Discovery' | 'Jobs' | 'Submissions' | 'Approval page';
+type Tag = 'Discovery' | 'Jobs' | 'Submissions' | 'Approval page';
 
 /**
  * How the OpenAPI document states one endpoint. Each route carries its own (`ApiRoute.openapi`);

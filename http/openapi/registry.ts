@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-export interface SchemaNote {
+interface SchemaNote {
   /** Set for schemas published under `components.schemas`; references to them become `$ref`s. */
   id?: string;
   description?: string;

@@ -15,7 +15,7 @@ import { errorEnvelopeFor, type JsonSchema } from './components.ts';
 /** An OpenAPI object (response, header, parameter...) as plain data. */
 export type OpenApiObject = Record<string, unknown>;
 
-export const JSON_MEDIA_TYPE = 'application/json';
+const JSON_MEDIA_TYPE = 'application/json';
 export const SVG_MEDIA_TYPE = 'image/svg+xml';
 export const PNG_MEDIA_TYPE = 'image/png';
 

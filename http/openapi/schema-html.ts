@@ -56,7 +56,7 @@ export function schemaHtml(value: unknown): string {
 }
 
 /** The fields of an object schema: name, required or not, type, description. */
-export function fieldsTable(schema: JsonSchema): string {
+function fieldsTable(schema: JsonSchema): string {
   const properties = asSchema(schema.properties);
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
   const rows = Object.entries(properties).map(([name, property]) => {

@@ -33,7 +33,7 @@ export const config = {
   cacheHint: { ttlMs: HOUR, cacheScope: 'private' as const },
 };
 
-export const submissionSvgUri = (handle: string, no: number, fileName: keyof typeof files): string =>
+const submissionSvgUri = (handle: string, no: number, fileName: keyof typeof files): string =>
   `jewellery://jobs/${handle}/submissions/${no}/${fileName}`;
 
 /** The resource links to a ready submission's two SVG files. */

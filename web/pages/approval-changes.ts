@@ -15,7 +15,7 @@ function lineText(code: string): string {
 }
 
 /** Where the page's changes picture is served: the link's own token is its only key. */
-export const changesPicturePath = (token: string): string => `${approvalPath(token)}/changes.png`;
+const changesPicturePath = (token: string): string => `${approvalPath(token)}/changes.png`;
 
 /**
  * What the engine changed, below the preview: the changes picture (each repaired place before and

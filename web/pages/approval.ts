@@ -14,7 +14,7 @@ import { approvalPath, confirmPath } from '../paths.ts';
 import { notFoundPage } from './not-found.ts';
 import { unavailablePage } from './unavailable.ts';
 
-export interface ApprovalPageInput {
+interface ApprovalPageInput {
   view: ApprovalView;
   viewer: Viewer;
   /** The `e` query parameter: why the last approve or decline was refused. */
@@ -26,7 +26,7 @@ export interface ApprovalPageInput {
 const explained = Object.keys(he.approval.errors).filter((code) => code !== 'other') as ApprovalErrorCode[];
 
 /** The Hebrew explanation for a refusal code; any other value gets the general one. */
-export function approvalErrorText(code: string, declineReasonMaxChars: number): string {
+function approvalErrorText(code: string, declineReasonMaxChars: number): string {
   if (!(explained as string[]).includes(code)) return he.approval.errors.other;
   const text = he.approval.errors[code as ApprovalErrorCode];
   return typeof text === 'function' ? text(String(declineReasonMaxChars)) : text;

@@ -19,7 +19,7 @@ function wornThumbnail(view: ApprovalView): string {
   return `<p class="confirm-picture"><img src="${escapeHtml(worn.src)}" width="${worn.width}" height="${worn.height}" alt="${escapeHtml(alt)}" decoding="async"></p>`;
 }
 
-export interface ConfirmPageInput {
+interface ConfirmPageInput {
   view: ApprovalView;
   viewer: Viewer;
   /** The version the person pressed approve on, when it is no longer the one on the link. */
@@ -31,7 +31,7 @@ export interface ConfirmPageInput {
  * approval (the same form and cross-site checks as ever); signed out, the way to an account and
  * straight back here.
  */
-export function renderConfirmPage({ view, viewer, supersededNo }: ConfirmPageInput): string {
+function renderConfirmPage({ view, viewer, supersededNo }: ConfirmPageInput): string {
   const product = he.products[view.productType];
   const here = confirmPath(view.token, view.submissionNo);
   const words = sizeWords(view.worn);

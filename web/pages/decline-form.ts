@@ -4,7 +4,7 @@ import { approvalPath } from '../paths.ts';
 import { he } from '../strings.ts';
 
 /** Where the approval page's own decline form posts (`web/pages/approval-decline.ts`). */
-export const declineFormPath = (token: string): string => `${approvalPath(token)}/decline`;
+const declineFormPath = (token: string): string => `${approvalPath(token)}/decline`;
 
 /** One radio, inside its label so that the whole row is the touch target. */
 function choiceRow(value: string, label: string, checked: boolean): string {

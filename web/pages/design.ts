@@ -11,7 +11,7 @@ import { he } from '../strings.ts';
 import { notFoundPage } from './not-found.ts';
 import { unavailablePage } from './unavailable.ts';
 
-export interface DesignPageInput {
+interface DesignPageInput {
   design: DesignView;
   viewer: Viewer;
   thicknessMm: number;

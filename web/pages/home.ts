@@ -29,7 +29,7 @@ ${list}
 }
 
 /** The home page; a signed-in person also sees their designs (`designs` is set only then). */
-export const renderHomePage = (viewer: Viewer, designs?: DesignSummary[]): string =>
+const renderHomePage = (viewer: Viewer, designs?: DesignSummary[]): string =>
   page({
     title: he.home.title,
     viewer,
@@ -38,8 +38,7 @@ export const renderHomePage = (viewer: Viewer, designs?: DesignSummary[]): strin
 ${designs ? designsSection(designs) : ''}`,
   });
 
-export const homePage = (viewer: Viewer, designs?: DesignSummary[]): Response =>
-  htmlResponse(renderHomePage(viewer, designs));
+const homePage = (viewer: Viewer, designs?: DesignSummary[]): Response => htmlResponse(renderHomePage(viewer, designs));
 
 /** `GET /`: the home page, with the account links for whoever is looking and a signed-in person's designs. */
 export async function homeRoute(c: Context, web: Web): Promise<Response> {

@@ -1,7 +1,7 @@
 import { escapeHtml, htmlResponse, page, type Viewer } from '../html.ts';
 import { he } from '../strings.ts';
 
-export const renderNotFoundPage = (viewer: Viewer = undefined): string =>
+const renderNotFoundPage = (viewer: Viewer = undefined): string =>
   page({
     title: he.notFound.title,
     viewer,

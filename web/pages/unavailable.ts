@@ -3,7 +3,7 @@ import { he } from '../strings.ts';
 
 const RETRY_AFTER_SEC = 30;
 
-export const renderUnavailablePage = (): string =>
+const renderUnavailablePage = (): string =>
   page({
     title: he.unavailable.title,
     viewer: null,

@@ -14,7 +14,7 @@ import type { NarrowChord } from './widths.ts';
  * drawn so) is left for the check to refuse.
  */
 
-export interface DeadEnds {
+interface DeadEnds {
   /** The raster with the dead ends filled (a copy), or undefined when there are none. */
   raster?: StripRaster;
   /** Where each filled dead end lies, for OPENING_REMOVED. */

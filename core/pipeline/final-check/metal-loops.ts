@@ -7,7 +7,7 @@ import { twiceArea, type FinalCut, type Ring } from './rings.ts';
  * inner arcs of the cuts that reach the edge (material cut away at shaped ends); each cut that
  * does not reach the edge is an opening loop.
  */
-export interface MetalLoops {
+interface MetalLoops {
   loops: Ring[];
   /** Per loop: the outline of a metal piece, or an opening (with the cut it came from). */
   kinds: ('outline' | 'opening')[];

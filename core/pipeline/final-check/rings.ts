@@ -33,7 +33,7 @@ export function thousandths(v: number): number {
  * curve can double back by a few micrometres. Dropping them moves the cut by at most this, within
  * the 0.02 mm flattening budget; what is left is still checked for crossings and mended.
  */
-export const MIN_SPACING_MM = 0.01;
+const MIN_SPACING_MM = 0.01;
 
 /** The strip's rectangle in file units, when known: points on its edge are where a cut meets the outline. */
 export interface Strip {
@@ -48,7 +48,7 @@ export interface Strip {
  * is always kept: it is where the cut meets the edge, and dropping it would leave a sliver of metal
  * along the edge.
  */
-export function roundRing(ring: readonly Point[], strip?: Strip, minSpacingMm = MIN_SPACING_MM): Ring | undefined {
+function roundRing(ring: readonly Point[], strip?: Strip, minSpacingMm = MIN_SPACING_MM): Ring | undefined {
   const xs: number[] = [];
   const ys: number[] = [];
   const onEdge = (x: number, y: number) => !!strip && (x === 0 || y === 0 || x === strip.L || y === strip.W);
@@ -79,7 +79,7 @@ export function roundRing(ring: readonly Point[], strip?: Strip, minSpacingMm = 
 }
 
 /** Steps shorter than this (0.05 mm) that fold the contour back are merged (see `unfold`). */
-export const FOLD_MAX_MM = 0.05;
+const FOLD_MAX_MM = 0.05;
 
 /**
  * Merges the two ends of every fold into their middle, in place: a step shorter than

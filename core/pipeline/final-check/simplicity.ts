@@ -1,6 +1,6 @@
 import { cellOf, type RingSet, type SegmentGrid } from './segment-grid.ts';
 
-export type SimplicityKind = 'zero-length' | 'back-tracking' | 'self-crossing' | 'rings-touch' | 'outside-strip';
+type SimplicityKind = 'zero-length' | 'back-tracking' | 'self-crossing' | 'rings-touch' | 'outside-strip';
 
 /** Where a ring is not a simple polygon, or two rings meet: a point in file units and the rings involved. */
 export interface SimplicityProblem {

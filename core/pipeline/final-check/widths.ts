@@ -40,13 +40,8 @@ export interface Narrowest {
  * is fine, while a neck, a thin bar or a small piece narrower than the floor everywhere is not).
  * The same for chords through air with the opening floor, on one loop only. Chords are taken from
  * every vertex to every segment within reach, which finds every local minimum of the width.
- */
-export const narrowChords = (loops: readonly Ring[], rules: WidthRules): NarrowChord[] =>
-  measureWidths(loops, rules).narrow;
-
-/**
- * The narrow chords (`narrowChords`, unchanged by the rest), and the narrowest chord of each kind:
- * the narrowest of those when there are any, else the narrowest up to `beyond` above the floor
+ *
+ * Those narrow chords, and the narrowest chord of each kind: the narrowest of those when there are any, else the narrowest up to `beyond` above the floor
  * (file units; openings up to the check's reach, the larger floor), undefined when none is that
  * narrow. Above the floor a chord counts where the width has a minimum, square to the walls at
  * both ends (across a bar, a rim, a neck, a slot or a hole, not across a corner or the cap of a

@@ -13,7 +13,7 @@ import { isProtrusion, type ThinPart } from './thin-metal.ts';
  * than the rule does: a point that the final check passes as drawn is kept as drawn here too.
  */
 
-export interface PointOptions {
+interface PointOptions {
   minMetalMm: number;
   /** How far a point may reach beyond where the floor's disc reaches into it. */
   maxTipMm: number;
@@ -75,7 +75,7 @@ function floorDepths(raster: StripRaster, part: ThinPart, minMetalMm: number): F
 }
 
 /** The end of a point to trim: the pixels beyond the allowance, at the place that named the point. */
-export interface PointEnd {
+interface PointEnd {
   at: Location;
   pixels: number[];
 }

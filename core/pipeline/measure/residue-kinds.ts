@@ -14,7 +14,7 @@ export const LOOP = 2;
 /** A dead end reaching farther than any corner does: a narrow arm drawn so. */
 export const ARM = 3;
 
-export interface ResidueParts {
+interface ResidueParts {
   /** The residue's 4-connected components. */
   parts: Labels;
   /** Per component (1..count): TIP, BETWEEN, LOOP or ARM. */

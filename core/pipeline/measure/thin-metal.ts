@@ -30,7 +30,7 @@ export interface ThinPart {
 }
 
 /** The thin parts of the metal, and the air grown by half the floor (all but the metal's core), for `findWebs`. */
-export interface MetalSurvey {
+interface MetalSurvey {
   thin: ThinPart[];
   grownAir: Uint8Array;
   /** The erosion depth in pixels that the core and the disc's reach used. */

@@ -5,7 +5,7 @@ import type { StripRaster } from '../raster/raster.ts';
 import { airPixels, airSidesIn } from './thin-metal.ts';
 
 /** One place across a web: the two air pixels either side (x, y in pixels; a side beyond the strip edge lies outside it). */
-export interface WebChord {
+interface WebChord {
   ax: number;
   ay: number;
   bx: number;

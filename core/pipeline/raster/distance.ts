@@ -10,7 +10,7 @@ export interface DistanceField {
   nearest: Int32Array;
 }
 
-export interface DistanceOptions {
+interface DistanceOptions {
   /** Treat everything outside the raster as feature pixels (one pixel beyond the edge). */
   outsideIsFeature?: boolean;
   /** Skip the feature transform when only distances are needed (faster, less memory). */

@@ -18,7 +18,7 @@ const MAX_FEET = 32;
 /** Lines across the bar its length is measured along: its sides, its axis and between. */
 const BAR_LINES = 5;
 
-export interface FootOptions {
+interface FootOptions {
   bridgeMm: number;
   reachMm: number;
   minOpeningMm: number;
@@ -26,7 +26,7 @@ export interface FootOptions {
 }
 
 /** Per island, where its bridge starts, how wide it is, and whether even that bar comes near other metal. */
-export interface Feet {
+interface Feet {
   /** The foot's pixel; -1 for held metal and islands out of reach. */
   foot: Int32Array;
   widthMm: Float64Array;

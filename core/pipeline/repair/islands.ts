@@ -7,7 +7,7 @@ import { pixelDistanceMm, type StripRaster } from '../raster/raster.ts';
 import { locate, MAX_LOCATIONS } from '../findings/locate.ts';
 
 /** What bridging islands needs of the framing options. */
-export interface IslandOptions {
+interface IslandOptions {
   minOpeningMm: number;
   minMetalMm: number;
   bridgeMm: number;

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Pipeline, PipelineInput, PipelineOutcome } from '../types.ts';
 
-export interface PoolOptions {
+interface PoolOptions {
   size: number;
   /** A run longer than this is abandoned (its worker replaced) as VECTORIZER_UNAVAILABLE. */
   timeoutMs: number;

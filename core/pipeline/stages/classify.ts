@@ -7,7 +7,7 @@ export const METAL_BELOW = 128;
 const INK_BELOW = 192;
 const MID_GREY_FROM = 64;
 
-export interface Classified {
+interface Classified {
   /** 1 where the drawing is metal. */
   metal: Uint8Array;
   metalCount: number;
@@ -16,7 +16,7 @@ export interface Classified {
   fatal?: Finding;
 }
 
-export interface ClassifyOptions {
+interface ClassifyOptions {
   midGreyShare: number;
   edgeShare: number;
   fullBleedShare: number;

@@ -1,6 +1,6 @@
 import type { StripRaster } from '../raster/raster.ts';
 
-export interface ResampleOptions {
+interface ResampleOptions {
   /** Target working resolution in millimetres per pixel. */
   mmPerPx: number;
   /** Above this many working pixels the resolution is coarsened to stay within it. */

@@ -1,7 +1,7 @@
 import type { Finding } from '../../contract/finding.ts';
 import { finding, type FindingContext } from '../findings/wording.ts';
 
-export interface ScaleOptions {
+interface ScaleOptions {
   /** Within this relative difference the drawing keeps its own proportions. */
   keepWithin: number;
   /** Stretch factors at or beyond this (or its inverse) are refused. */
@@ -9,7 +9,7 @@ export interface ScaleOptions {
   cropAspect: { min: number; max: number };
 }
 
-export interface Scaled {
+interface Scaled {
   lengthMm: number;
   /** The framed strip's width: the job's, or the drawing's own within `keepWithin`. */
   widthMm: number;

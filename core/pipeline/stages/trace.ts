@@ -6,7 +6,7 @@ import { potracePaths, type PotracePath } from '../potrace/paths.ts';
 import type { StripRaster } from '../raster/raster.ts';
 import { clipRingToRect, ringArea, ringInsideRect } from '../vector/ring-geometry.ts';
 
-export interface TraceOptions {
+interface TraceOptions {
   /** Largest distance in millimetres between a traced curve and its polyline (default 0.02). */
   toleranceMm?: number;
   /** potrace corner threshold: higher gives rounder, fewer corners (default 1). */
@@ -30,7 +30,7 @@ export interface FaithfulPlace {
 /** A path's pixel outline in padded pixel corners: what hole assignment needs of it. */
 type Outline = Pick<PotracePath, 'pt' | 'area' | 'minX' | 'minY' | 'maxX' | 'maxY'>;
 
-export const DEFAULT_TOLERANCE_MM = 0.02;
+const DEFAULT_TOLERANCE_MM = 0.02;
 // Finer than this only multiplies points: potrace's curves are no truer than that.
 const MIN_TOLERANCE_MM = 0.0005;
 

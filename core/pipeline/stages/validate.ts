@@ -12,7 +12,7 @@ export interface ValidateOptions extends ReinforceOptions {
   neckCheckMaxPixels: number;
 }
 
-export interface ValidateResult {
+interface ValidateResult {
   /** The strip with loose pieces and trapped islands erased: a new raster, or the input itself when there are none. */
   raster: StripRaster;
   warnings: Finding[];

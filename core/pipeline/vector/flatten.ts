@@ -66,7 +66,7 @@ function deviationBound(m2: number, m3: number, n: number): number {
 }
 
 /** The fewest pieces whose deviation from the cubic is guaranteed within `tolerance`. */
-export function cubicPieces(p0: Point, p1: Point, p2: Point, p3: Point, tolerance: number): number {
+function cubicPieces(p0: Point, p1: Point, p2: Point, p3: Point, tolerance: number): number {
   const { d0, d1 } = cubic(p0, p1, p2, p3);
   const m2 = 6 * Math.max(Math.hypot(d0[0], d0[1]), Math.hypot(d1[0], d1[1]));
   const m3 = 6 * Math.hypot(d1[0] - d0[0], d1[1] - d0[1]);

@@ -8,7 +8,7 @@ import { fitText, textElement, textWidth } from './stroke-font.ts';
 import { pictureStyle, type PictureStyle } from './style.ts';
 
 /** One changed place shown as a pair: the drawing there (before) and the cut there (after). */
-export interface Inset {
+interface Inset {
   no: number;
   code: string;
   /** The place on the strip, millimetres. */
@@ -106,7 +106,7 @@ function cutView(inset: Inset, geometry: Geometry, cuts: readonly Cut[], x: numb
 }
 
 /** Where an inset's two squares are on the picture (each `insetPx` on a side). */
-export interface CropSpot {
+interface CropSpot {
   inset: Inset;
   left: number;
   top: number;

@@ -5,14 +5,13 @@ import type { Validation } from '../../contract/submission.ts';
  * The warnings that say what the engine changed in the drawing: the picture shows each of their
  * places before and after, MCP attaches the picture for them, the approval page explains them.
  */
-export const REPAIR_CODES = [
+const REPAIR_CODES = [
   'ISLAND_BRIDGED',
   'ISLAND_REMOVED',
   'NECK_THICKENED',
   'SPURS_SHAVED',
   'OPENING_REMOVED',
 ] as const satisfies readonly Finding['code'][];
-export type RepairCode = (typeof REPAIR_CODES)[number];
 
 export const isRepair = (finding: Finding): boolean =>
   finding.severity === 'warning' && (REPAIR_CODES as readonly string[]).includes(finding.code);

@@ -7,7 +7,7 @@ export interface SvgNode {
   refs: string[];
 }
 
-export type Expansion = { kind: 'size'; size: number } | { kind: 'loop'; id: string };
+type Expansion = { kind: 'size'; size: number } | { kind: 'loop'; id: string };
 
 /** Gradients only hold stops: a reference to one costs nothing worth counting. */
 const CHEAP_TARGETS = new Set(['linearGradient', 'radialGradient', 'stop']);

@@ -21,7 +21,7 @@ export class SvgRefusal {
 }
 
 /** "at line 3": where the parser was when it found the problem. */
-export const atLine = (line: number | undefined): string => (line === undefined ? '' : ` at line ${line}`);
+const atLine = (line: number | undefined): string => (line === undefined ? '' : ` at line ${line}`);
 
 /** An agent's value quoted in a message, cut short so one long attribute cannot flood the answer. */
 export const quote = (value: string): string => {
@@ -29,7 +29,7 @@ export const quote = (value: string): string => {
   return JSON.stringify(flat.length > 80 ? `${flat.slice(0, 77)}...` : flat);
 };
 
-export const invalidSvg = (message: string, instruction: string): CoreError =>
+const invalidSvg = (message: string, instruction: string): CoreError =>
   coreError('INVALID_FILE', { message, agent_instruction: instruction });
 
 export function notSvg(problem: string): CoreError {

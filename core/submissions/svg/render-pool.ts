@@ -2,7 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Canvas } from './placement.ts';
 
-export type RenderOutcome =
+type RenderOutcome =
   | { kind: 'png'; png: Buffer }
   | { kind: 'timeout' }
   /** `refused`: the renderer said the document cannot be drawn; otherwise the process failed. */
@@ -17,9 +17,9 @@ export interface SvgRenderer {
 
 const childScript = fileURLToPath(new URL('./render-child.ts', import.meta.url));
 /** A process idle this long leaves, so an idle service holds no renderer's memory. */
-export const RENDER_PROCESS_IDLE_MS = 60_000;
+const RENDER_PROCESS_IDLE_MS = 60_000;
 /** A process leaves after this many renders, so whatever librsvg keeps cannot pile up. */
-export const RENDERS_PER_PROCESS = 200;
+const RENDERS_PER_PROCESS = 200;
 
 type Answer = { id: number; png: Uint8Array } | { id: number; refused: boolean; reason: string };
 

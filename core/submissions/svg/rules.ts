@@ -45,7 +45,7 @@ const REFUSED_PROPERTY_IN_CSS = /(?<![\w-])(filter|mask|clip-path|marker(?:-star
 const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 
 /** A reference the renderer resolves inside the document: `#id` and nothing else. */
-export const SAME_DOCUMENT = /^#[^\s#()'"\\]+$/;
+const SAME_DOCUMENT = /^#[^\s#()'"\\]+$/;
 const DATA_URI = /^data:/i;
 
 /** What a parsed attribute carries (saxes' namespaced attribute). */
