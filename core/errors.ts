@@ -1,4 +1,5 @@
 import type { Config } from './config.ts';
+import { contractTerms, hasSlots, say, slot, words, type AgentTerms, type Text } from './contract/agent-words.ts';
 
 /**
  * The contract's error catalogue: 41 codes in catalogue order. Envelope codes carry their HTTP
@@ -60,19 +61,24 @@ export interface CoreError {
   status: number;
   /** Sent as `Retry-After` (whole seconds). */
   retryAfterSec?: number;
+  /**
+   * The message and instruction as written, when they have slots (`core/contract/agent-words.ts`):
+   * `message` and `agent_instruction` say them in the contract's terms, `wordsIn` in another surface's.
+   */
+  words?: { message: Text; agent_instruction?: Text };
 }
 
 interface EnvelopeEntry {
   status: number;
-  message: string;
-  instruction?: string;
+  message: Text;
+  instruction?: Text;
   retryAfterSec?: number;
 }
 
 /** Catalogue wording that states a configured number: a function of the live values, never a copy of a default. */
 interface QuotingEntry<From> {
   status: number;
-  wording: (from: From) => { message: string; instruction: string };
+  wording: (from: From) => { message: Text; instruction: Text };
 }
 
 const RETRY_LATER = 30;
@@ -87,14 +93,12 @@ const envelope: Partial<Record<Exclude<ErrorCode, QuotingCode>, EnvelopeEntry>> 
   UNSUPPORTED_FORMAT: {
     status: 415,
     message: 'Send the image as an image/png body or as multipart/form-data with a PNG file field named "image".',
-    instruction:
-      'Set Content-Type: image/png and send the PNG bytes as the body, or send multipart/form-data with the file in a field named "image" typed image/png.',
+    instruction: words`${slot.sendPng}`,
   },
   LENGTH_OUT_OF_RANGE: {
     status: 400,
     message: "The blank length is outside the product's range.",
-    instruction:
-      'Choose a size whose blank length lies inside capabilities.products[productType].lengthRangeMm, or send size.lengthMm inside that range.',
+    instruction: words`Choose a size whose blank length lies inside ${slot.productRange('lengthRangeMm')}, or send ${slot.sizeField('lengthMm')} inside that range.`,
   },
   JOB_LOCKED: {
     status: 409,
@@ -105,13 +109,12 @@ const envelope: Partial<Record<Exclude<ErrorCode, QuotingCode>, EnvelopeEntry>> 
   JOB_EXPIRED: {
     status: 409,
     message: 'The job has expired.',
-    instruction:
-      'This job no longer takes uploads or changes; its submissions stay readable. Open a new job with POST /jobs to continue.',
+    instruction: words`This job no longer takes uploads or changes; its submissions stay readable. Open a new job with ${slot.openJob} to continue.`,
   },
   JOB_CANCELLED: {
     status: 409,
     message: 'The job was cancelled.',
-    instruction: 'Open a new job with POST /jobs to continue.',
+    instruction: words`Open a new job with ${slot.openJob} to continue.`,
   },
   IDEMPOTENCY_CONFLICT: {
     status: 409,
@@ -126,8 +129,7 @@ const envelope: Partial<Record<Exclude<ErrorCode, QuotingCode>, EnvelopeEntry>> 
   SUBMISSION_IN_PROGRESS: {
     status: 409,
     message: 'These exact bytes are still being processed.',
-    instruction:
-      'Wait 10 seconds, then read GET /jobs/{jobId}/submissions/{no} until its status leaves processing. Do not upload the same bytes again meanwhile.',
+    instruction: words`Wait 10 seconds, then ${slot.awaitOutcome()}`,
     retryAfterSec: 10,
   },
   SUBMISSION_SUPERSEDED: {
@@ -156,7 +158,7 @@ const envelope: Partial<Record<Exclude<ErrorCode, QuotingCode>, EnvelopeEntry>> 
   INVALID_REQUEST: {
     status: 400,
     message: 'The request is malformed.',
-    instruction: 'Fix the named field and send the request again; see GET /capabilities for the accepted values.',
+    instruction: words`Fix the named field and send the request again; see ${slot.capabilities} for the accepted values.`,
   },
   METHOD_NOT_ALLOWED: {
     status: 405,
@@ -214,7 +216,7 @@ const quoting = {
     status: 400,
     wording: (image: ImageLimits) => ({
       message: "widthMm is outside the product's width range.",
-      instruction: `Send a widthMm inside capabilities.products[productType].widthRangeMm and at least the blank length / ${image.cropAspect.max}.`,
+      instruction: words`Send a widthMm inside ${slot.productRange('widthRangeMm')} and at least the blank length / ${image.cropAspect.max}.`,
     }),
   }),
   TOO_MANY_SUBMISSIONS: quoted({
@@ -233,7 +235,7 @@ type QuotingCode = keyof Quoting;
 /** The part of the configuration a quoting code's wording reads (`config.image` or `config.limits`). */
 type QuotedConfig<C extends QuotingCode> = Parameters<Quoting[C]['wording']>[0];
 
-type ErrorOverrides = Partial<Pick<CoreError, 'message' | 'agent_instruction' | 'retryAfterSec' | 'status'>>;
+type ErrorOverrides = Partial<Pick<CoreError, 'retryAfterSec' | 'status'> & { message: Text; agent_instruction: Text }>;
 
 const isQuoting = (code: ErrorCode): code is QuotingCode => code in quoting;
 
@@ -274,13 +276,13 @@ export function configuredError<C extends QuotingCode>(
 
 function build(code: ErrorCode, entry: EnvelopeEntry, overrides: ErrorOverrides): CoreError {
   const retryAfterSec = overrides.retryAfterSec ?? entry.retryAfterSec;
-  const error: CoreError = {
-    code,
-    message: overrides.message ?? entry.message,
-    status: overrides.status ?? entry.status,
-  };
+  const message = overrides.message ?? entry.message;
   const instruction = overrides.agent_instruction ?? entry.instruction;
-  if (instruction) error.agent_instruction = instruction;
+  const error: CoreError = { code, message: say(message, contractTerms), status: overrides.status ?? entry.status };
+  if (instruction) error.agent_instruction = say(instruction, contractTerms);
+  if (hasSlots(message) || (instruction && hasSlots(instruction))) {
+    error.words = { message, ...(instruction ? { agent_instruction: instruction } : {}) };
+  }
   if (retryAfterSec !== undefined) {
     error.retryable = true;
     error.retryAfterSec = retryAfterSec;
@@ -292,4 +294,18 @@ export const noSuchJob = (): CoreError => coreError('NOT_FOUND', { message: 'No 
 export const noSuchSubmission = (): CoreError => coreError('NOT_FOUND', { message: 'No such submission.' });
 export const noSuchFile = (): CoreError => coreError('NOT_FOUND', { message: 'No such file for this submission.' });
 export const noSuchEndpoint = (): CoreError => coreError('NOT_FOUND', { message: 'No such endpoint.' });
-export const invalidRequest = (message: string): CoreError => coreError('INVALID_REQUEST', { message });
+export const invalidRequest = (message: Text): CoreError => coreError('INVALID_REQUEST', { message });
+
+/** An error's message and instruction in a surface's own terms (the MCP tools'; REST's are `message` and `agent_instruction`). */
+export function wordsIn(error: CoreError, terms: AgentTerms): { message: string; agent_instruction?: string } {
+  if (!error.words)
+    return {
+      message: error.message,
+      ...(error.agent_instruction ? { agent_instruction: error.agent_instruction } : {}),
+    };
+  const { message, agent_instruction } = error.words;
+  return {
+    message: say(message, terms),
+    ...(agent_instruction ? { agent_instruction: say(agent_instruction, terms) } : {}),
+  };
+}

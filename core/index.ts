@@ -24,9 +24,11 @@ export {
   errorCodes,
   invalidRequest,
   noSuchEndpoint,
+  wordsIn,
   type CoreError,
   type ErrorCode,
 } from './errors.ts';
+export type { AgentTerms } from './contract/agent-words.ts';
 
 // What the adapters are handed: configuration, time, randomness, the log, the service's addresses.
 export { configSchema, productTypes, type Config, type ProductType } from './config.ts';
@@ -40,7 +42,6 @@ export { API_VERSION, CONTRACT_VERSION, type Capabilities } from './capabilities
 export {
   ATTRIBUTION_MAX,
   IDEMPOTENCY_KEY_PATTERN,
-  SIZE_FORMS_MESSAGE,
   attributionSchema,
   createJobRequestSchema,
   fitSchema,

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { SIZE_FORMS_MESSAGE, coreError, type CoreError } from '../core/index.ts';
+import { coreError, wordsIn, type AgentTerms, type CoreError } from '../core/index.ts';
 
 type Content = CallToolResult['content'][number];
 
@@ -12,19 +12,17 @@ export function toolResult(text: string, structured: Record<string, unknown>, ex
 export const FLAT_SIZE_FORMS_MESSAGE =
   'Give the size in exactly one of three forms: wristMm (a number, with optional fit "snug", "comfort" or "loose"; bracelet only), usRingSize (a number; ring only), or lengthMm (a number; either product).';
 
-/** The REST wording in catalogue instructions and messages, said the way an MCP caller acts on it. */
-const restToTools: [RegExp | string, string][] = [
-  [SIZE_FORMS_MESSAGE, FLAT_SIZE_FORMS_MESSAGE],
-  [/\bsize\.(wristMm|fit|usRingSize|lengthMm)\b/g, '$1'],
-  [/\bPOST \/jobs\b/g, 'the open_job tool'],
-  [/\bGET \/capabilities\b/g, 'get_capabilities'],
-  [/\bcapabilities\.products\b/g, 'get_capabilities → products'],
-];
-
-const mcpInstructions: Partial<Record<CoreError['code'], (error: CoreError) => string>> = {
-  SUBMISSION_IN_PROGRESS: () =>
-    'Wait 10 seconds, then call submit_design again with the same image: once processing has finished it returns the stored outcome without using another submission.',
-  UNSUPPORTED_FORMAT: () => 'Send the drawing as a PNG, base64-encoded in pngBase64.',
+/** The slots of core's words (`core/contract/agent-words.ts`) as a caller of these tools acts on them. */
+export const mcpTerms: AgentTerms = {
+  openJob: 'the open_job tool',
+  openJobRequest: 'open_job call',
+  capabilities: 'get_capabilities',
+  productRange: (range) => `get_capabilities → products[productType].${range}`,
+  sizeField: (field) => field,
+  sizeForms: FLAT_SIZE_FORMS_MESSAGE,
+  awaitOutcome: () =>
+    'call submit_design again with the same image: once processing has finished it returns the stored outcome without using another submission.',
+  sendPng: 'Send the drawing as a PNG, base64-encoded in pngBase64.',
 };
 
 /**
@@ -32,11 +30,11 @@ const mcpInstructions: Partial<Record<CoreError['code'], (error: CoreError) => s
  * instruction, in words and as the contract's JSON envelope. Never a protocol error.
  */
 export function toolError(error: CoreError): CallToolResult {
-  const instruction = mcpInstructions[error.code]?.(error) ?? toolWords(error.agent_instruction);
+  const { message, agent_instruction: instruction } = wordsIn(error, mcpTerms);
   const envelope = {
     error: {
       code: error.code,
-      message: toolWords(error.message),
+      message,
       ...(instruction ? { agent_instruction: instruction } : {}),
       ...(error.retryable !== undefined ? { retryable: error.retryable } : {}),
       ...(error.retryAfterSec !== undefined ? { retryAfterSec: error.retryAfterSec } : {}),
@@ -53,9 +51,6 @@ export function toolError(error: CoreError): CallToolResult {
     ],
   };
 }
-
-const toolWords = (text: string | undefined): string | undefined =>
-  text === undefined ? undefined : restToTools.reduce((t, [pattern, words]) => t.replaceAll(pattern, words), text);
 
 /** The refusal for a bug: the contract's PROCESSING_FAILED, without the cause's text. */
 const unexpectedFailure = (): CallToolResult => toolError(coreError('PROCESSING_FAILED'));

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { words, type Text } from './agent-words.ts';
 
 /**
  * Turns the first zod issue of a request body into a message that names the field's path,
@@ -8,15 +9,15 @@ import type { z } from 'zod';
 export function describeIssues(
   error: z.ZodError,
   knownKeys: (path: PropertyKey[]) => string[],
-  special: (path: PropertyKey[]) => string | undefined = () => undefined,
-): string {
+  special: (path: PropertyKey[]) => Text | undefined = () => undefined,
+): Text {
   // An unknown key explains a "missing" one (a misspelling), so it is named first.
   const issue = error.issues.find((i) => i.code === 'unrecognized_keys') ?? error.issues[0];
   if (!issue) return 'The request is malformed.';
   const claimed = special(issue.path);
   if (claimed) {
     const unknown = unknownKeyOf(issue.input, knownKeys(issue.path));
-    return unknown === undefined ? claimed : `${unknownField(issue.path, unknown, knownKeys)} ${claimed}`;
+    return unknown === undefined ? claimed : words`${unknownField(issue.path, unknown, knownKeys)} ${claimed}`;
   }
   const where = pathText(issue.path);
   switch (issue.code) {

@@ -3,10 +3,10 @@ import { jobs, type JobRow } from '../../db/schema.ts';
 import {
   createJobRequestSchema,
   IDEMPOTENCY_KEY_PATTERN,
-  SIZE_FORMS_MESSAGE,
   sizeSchema,
   type CreateJobRequest,
 } from '../contract/create-job.ts';
+import { slot, words } from '../contract/agent-words.ts';
 import { describeIssues } from '../contract/describe-issue.ts';
 import type { Job, JobReplay } from '../contract/job.ts';
 import type { CoreDeps } from '../deps.ts';
@@ -167,7 +167,7 @@ function parseBody(body: OpenJobInput['body']): Result<CreateJobRequest> {
   const message = describeIssues(
     parsed.error,
     (path) => knownKeys[path.join('.')] ?? [],
-    (path) => (path[0] === 'size' ? SIZE_FORMS_MESSAGE : undefined),
+    (path) => (path[0] === 'size' ? words`${slot.sizeForms}` : undefined),
   );
   return err(invalidRequest(message));
 }

@@ -1,5 +1,6 @@
 import type { Config, ProductType } from '../config.ts';
-import { SIZE_FORMS_MESSAGE, type SizeInput } from '../contract/create-job.ts';
+import type { SizeInput } from '../contract/create-job.ts';
+import { slot, words } from '../contract/agent-words.ts';
 import { coreError, configuredError, invalidRequest } from '../errors.ts';
 import { err, ok, type Result } from '../result.ts';
 
@@ -24,15 +25,20 @@ function rawLength(productType: ProductType, size: SizeInput, config: Config): R
   if ('lengthMm' in size) return ok(size.lengthMm);
   if ('wristMm' in size) {
     if (productType !== 'bracelet')
-      return err(invalidRequest(`size.wristMm is for bracelets only. ${SIZE_FORMS_MESSAGE}`));
+      return err(invalidRequest(words`${slot.sizeField('wristMm')} is for bracelets only. ${slot.sizeForms}`));
     const { wristMm, easeMm, defaultFit } = config.sizing.bracelet;
     if (size.wristMm < wristMm.min || size.wristMm > wristMm.max) {
-      return err(invalidRequest(`size.wristMm must be between ${fmt(wristMm.min)} and ${fmt(wristMm.max)} mm.`));
+      return err(
+        invalidRequest(
+          words`${slot.sizeField('wristMm')} must be between ${fmt(wristMm.min)} and ${fmt(wristMm.max)} mm.`,
+        ),
+      );
     }
     const ease = easeMm[size.fit ?? defaultFit];
     return ok(size.wristMm + ease + Math.PI * thicknessMm - config.products.bracelet.gapMm);
   }
-  if (productType !== 'ring') return err(invalidRequest(`size.usRingSize is for rings only. ${SIZE_FORMS_MESSAGE}`));
+  if (productType !== 'ring')
+    return err(invalidRequest(words`${slot.sizeField('usRingSize')} is for rings only. ${slot.sizeForms}`));
   const { usRingSize, innerDiameterMm } = config.sizing.ring;
   const steps = (size.usRingSize - usRingSize.min) / usRingSize.step;
   if (
@@ -42,7 +48,7 @@ function rawLength(productType: ProductType, size: SizeInput, config: Config): R
   ) {
     return err(
       invalidRequest(
-        `size.usRingSize must be between ${fmt(usRingSize.min)} and ${fmt(usRingSize.max)} in steps of ${fmt(usRingSize.step)}.`,
+        words`${slot.sizeField('usRingSize')} must be between ${fmt(usRingSize.min)} and ${fmt(usRingSize.max)} in steps of ${fmt(usRingSize.step)}.`,
       ),
     );
   }

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Database, WriteTx } from '../../db/database.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
+import { slot, words, type Text } from '../contract/agent-words.ts';
 import { coreError, type CoreError } from '../errors.ts';
 import type { KeyedHash } from '../keyed-hash.ts';
 import { errorText, type Logger } from '../logger.ts';
@@ -28,8 +29,8 @@ interface BucketSpec {
   limit: (config: Config) => number;
   /** Read out in the 429's message. */
   label: string;
-  /** What a request of this bucket is, for the instruction. */
-  request: string;
+  /** What a request of this bucket is, for the instruction ("before the next …"). */
+  request: Text;
 }
 
 const specs: Record<BucketName, BucketSpec> = {
@@ -37,61 +38,61 @@ const specs: Record<BucketName, BucketSpec> = {
     window: 'hour',
     limit: (c) => c.limits.jobsPerHourPerIp,
     label: 'job creations per IP address per hour',
-    request: 'POST /jobs',
+    request: words`${slot.openJobRequest}`,
   },
   globalJobsPerDay: {
     window: 'utcDay',
     limit: (c) => c.limits.globalJobsPerDay,
     label: 'job creations per UTC day for all callers',
-    request: 'POST /jobs',
+    request: words`${slot.openJobRequest}`,
   },
   submissionsPerHourPerIp: {
     window: 'hour',
     limit: (c) => c.limits.submissionsPerHourPerIp,
     label: 'submission uploads per IP address per sliding hour',
-    request: 'upload',
+    request: 'upload request',
   },
   globalSubmissionsPerMinute: {
     window: 'minute',
     limit: (c) => c.limits.globalSubmissionsPerMinute,
     label: 'submission uploads per minute for all callers',
-    request: 'upload',
+    request: 'upload request',
   },
   globalSubmissionsPerDay: {
     window: 'utcDay',
     limit: (c) => c.limits.globalSubmissionsPerDay,
     label: 'submission uploads per UTC day for all callers',
-    request: 'upload',
+    request: 'upload request',
   },
   adoptsPerHourPerAccount: {
     window: 'hour',
     limit: (c) => c.limits.adoptsPerHourPerAccount,
     label: 'approvals per account per hour',
-    request: 'approval',
+    request: 'approval request',
   },
   signInPerHourPerAddress: {
     window: 'hour',
     limit: (c) => c.site.signInPerHourPerAddress,
     label: 'sign-in and sign-up attempts per address per hour',
-    request: 'sign-in',
+    request: 'sign-in request',
   },
   signInFailuresPerHourPerAddressAndEmail: {
     window: 'hour',
     limit: (c) => c.site.signInFailuresPerHourPerAddressAndEmail,
     label: 'failed sign-ins per email from one address per hour',
-    request: 'sign-in',
+    request: 'sign-in request',
   },
   signInFailuresPerHourPerEmail: {
     window: 'hour',
     limit: (c) => c.site.signInFailuresPerHourPerEmail,
     label: 'failed sign-ins per email per hour (past that, only an address that has not failed for it may try)',
-    request: 'sign-in',
+    request: 'sign-in request',
   },
   mcpSessionsPerHourPerAddress: {
     window: 'hour',
     limit: (c) => c.mcp.sessionsPerHourPerAddress,
     label: 'MCP sessions opened per address per hour',
-    request: 'initialize',
+    request: 'initialize request',
   },
 };
 
@@ -211,7 +212,7 @@ export function createRateLimiter(deps: {
     const retryAfterSec = retryAfter(spec.window, now);
     return coreError('RATE_LIMITED', {
       message: `Rate limit ${name} reached: at most ${spec.limit(config)} ${spec.label}.`,
-      agent_instruction: `Wait ${retryAfterSec} seconds before the next ${spec.request} request; do not retry sooner.`,
+      agent_instruction: words`Wait ${retryAfterSec} seconds before the next ${spec.request}; do not retry sooner.`,
       retryAfterSec,
     });
   }

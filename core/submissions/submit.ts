@@ -2,6 +2,7 @@ import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Queryable, WriteTx } from '../../db/database.ts';
 import { jobs, submissions, type JobRow, type SubmissionRow } from '../../db/schema.ts';
 import type { Finding } from '../contract/finding.ts';
+import { slot, words } from '../contract/agent-words.ts';
 import type { Submission, Validation } from '../contract/submission.ts';
 import type { CoreDeps } from '../deps.ts';
 import { configuredError, coreError, type CoreError } from '../errors.ts';
@@ -205,7 +206,7 @@ async function stateAndReplay(
     return err(
       coreError('SUBMISSION_IN_PROGRESS', {
         message: `These exact bytes are still being processed as submission ${same.no}.`,
-        agent_instruction: `Wait 10 seconds, then read GET /jobs/${jobId}/submissions/${same.no} until its status leaves processing. Do not upload the same bytes again meanwhile.`,
+        agent_instruction: words`Wait 10 seconds, then ${slot.awaitOutcome({ jobId, no: same.no })}`,
       }),
     );
   }

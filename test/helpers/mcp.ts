@@ -3,7 +3,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { fileURLToPath } from 'node:url';
 import { createMcpServer, type McpContext } from '../../mcp/server.ts';
-import { DEFAULT_ADDRESS, type TestService } from './service.ts';
+import { afterEach } from 'vitest';
+import { DEFAULT_ADDRESS, removeDir, type TestService } from './service.ts';
 
 /** The protocol revisions the server serves, and the era each one is. */
 export const REVISIONS = { legacy: '2025-11-25', modern: '2026-07-28' } as const;
@@ -139,3 +140,19 @@ export function unionsIn(schema: unknown, path = '$'): string[] {
 /** The resource links of a result. */
 export const resourceLinks = (result: CallToolResult) =>
   result.content.filter((c): c is Extract<typeof c, { type: 'resource_link' }> => c.type === 'resource_link');
+
+/**
+ * What a test opens beside the file's service, closed after each test: the MCP clients first, then
+ * the extra services (`services.push(started)`).
+ */
+export function openedPerTest(): { clients: McpTestClient[]; services: TestService[] } {
+  const opened = { clients: [] as McpTestClient[], services: [] as TestService[] };
+  afterEach(async () => {
+    await Promise.all(opened.clients.splice(0).map((c) => c.close()));
+    for (const s of opened.services.splice(0)) {
+      await s.close();
+      removeDir(s.dir);
+    }
+  });
+  return opened;
+}

@@ -1,9 +1,10 @@
 import { ProtocolError } from '@modelcontextprotocol/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DAY, HOUR } from '../../core/clock.ts';
 import {
   braceletArgs,
   connectMcp,
+  openedPerTest,
   errorEnvelope,
   resourceLinks,
   textOf,
@@ -12,7 +13,7 @@ import {
 } from '../helpers/mcp.ts';
 import { roomyRateLimits } from '../helpers/flows.ts';
 import { makePng } from '../helpers/png.ts';
-import { removeDir, servicePerTest, startService, type TestService } from '../helpers/service.ts';
+import { servicePerTest, startService } from '../helpers/service.ts';
 
 /**
  * Job handles: a bearer name for a job, good from any connection, session, protocol revision and
@@ -23,17 +24,8 @@ import { removeDir, servicePerTest, startService, type TestService } from '../he
 const config = { limits: roomyRateLimits };
 
 const service = servicePerTest({ config });
-/** Services a test starts beside `service`, closed after its clients. */
-const opened: TestService[] = [];
-const clients: McpTestClient[] = [];
-
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-  for (const s of opened.splice(0)) {
-    await s.close();
-    removeDir(s.dir);
-  }
-});
+/** Clients, and services a test starts beside `service` (closed after its clients). */
+const { clients, services: opened } = openedPerTest();
 
 async function connect(era: Era, on = service) {
   const client = await connectMcp(on, { era });

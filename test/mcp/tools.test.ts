@@ -1,9 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { createdJobSchema } from '../../core/contract/job.ts';
 import {
   braceletArgs,
   connectMcp,
+  openedPerTest,
   errorEnvelope,
   resourceLinks,
   textOf,
@@ -13,7 +14,7 @@ import {
 } from '../helpers/mcp.ts';
 import { roomyRateLimits } from '../helpers/flows.ts';
 import { makePng } from '../helpers/png.ts';
-import { removeDir, servicePerTest, startService, type TestService } from '../helpers/service.ts';
+import { servicePerTest, startService } from '../helpers/service.ts';
 
 /**
  * The tools with a real v2 SDK client over an in-memory pair, served as the stdio server serves
@@ -28,17 +29,8 @@ const config = {
 const braceletRestBody = { productType: 'bracelet', size: { wristMm: 160 }, widthMm: 20 };
 
 const service = servicePerTest({ config });
-/** Services a test starts beside `service`, closed after its clients. */
-const opened: TestService[] = [];
-const clients: McpTestClient[] = [];
-
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-  for (const s of opened.splice(0)) {
-    await s.close();
-    removeDir(s.dir);
-  }
-});
+/** Clients, and services a test starts beside `service` (closed after its clients). */
+const { clients, services: opened } = openedPerTest();
 
 async function connect(era: Era, options: Parameters<typeof connectMcp>[1] = {}, on = service) {
   const client = await connectMcp(on, { era, ...options });
