@@ -30,11 +30,16 @@ const adapterBoundary = (self, others, { files = [`${self}/**/*.ts`], entryPoint
             group: others.map((other) => `**/${other}/**`),
             message: `${self} is an adapter: what it needs of ${others.join(' and ')} comes in as parameters (service.ts wires them).`,
           },
-          {
-            group: ['**/core/**', '!**/core/index.ts'],
-            message: `${self} is an adapter: it uses core through its public surface, core/index.ts (add what it needs there).`,
-          },
-          ...(entryPoint ? [] : [compositionRoot]),
+          // An entry point picks the real clock and randomness from their own modules.
+          ...(entryPoint
+            ? []
+            : [
+                {
+                  group: ['**/core/**', '!**/core/index.ts'],
+                  message: `${self} is an adapter: it uses core through its public surface, core/index.ts (add what it needs there).`,
+                },
+                compositionRoot,
+              ]),
         ],
       },
     ],

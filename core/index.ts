@@ -1,7 +1,8 @@
 /**
  * The public surface of core: everything the adapters (http, mcp, web) may use, and the only core
- * module they import (eslint.config.js, `adapterBoundary`). The composition root (service.ts) and the
- * tests may reach further in. Grouped by what an adapter does with it.
+ * module they import (eslint.config.js, `adapterBoundary`). The entry points (server.ts, mcp/stdio.ts),
+ * which pick the real clock and randomness, the composition root (service.ts) and the tests may reach
+ * further in. Grouped by what an adapter does with it.
  */
 
 // The core and what it answers.
@@ -32,8 +33,8 @@ export type { AgentTerms } from './contract/agent-words.ts';
 
 // What the adapters are handed: configuration, time, randomness, the log, the service's addresses.
 export { configSchema, productTypes, type Config, type ProductType } from './config.ts';
-export { HOUR, MINUTE, systemClock, type Clock } from './clock.ts';
-export { cryptoRandomness, type Randomness } from './randomness.ts';
+export { HOUR, MINUTE, type Clock } from './clock.ts';
+export type { Randomness } from './randomness.ts';
 export { errorText, jsonLogger, type Logger } from './logger.ts';
 export { API_BASE_PATH, type ServiceUrls } from './urls.ts';
 export { API_VERSION, CONTRACT_VERSION, type Capabilities } from './capabilities.ts';

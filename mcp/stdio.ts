@@ -1,5 +1,7 @@
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { systemClock, errorText, jsonLogger, cryptoRandomness } from '../core/index.ts';
+import { systemClock } from '../core/clock.ts';
+import { errorText, jsonLogger } from '../core/index.ts';
+import { cryptoRandomness } from '../core/randomness.ts';
 import { readRunSettings } from '../env.ts';
 import { buildCore } from '../service.ts';
 import { createMcpServer } from './server.ts';
