@@ -3,7 +3,7 @@ import type { Geometry } from '../contract/submission.ts';
 import { despeckleAreaMm2 } from '../config.ts';
 import { classify, classifyDefaults } from './stages/classify.ts';
 import { decodeLuminance } from './stages/decode.ts';
-import { finding, findingFacts, type FindingContext, type Location } from './findings/wording.ts';
+import { factsFor, finding, type FindingContext, type Location } from './findings/wording.ts';
 import type { StripRaster } from './raster/raster.ts';
 import { blameRepairs } from './findings/blame-repairs.ts';
 import { frameStrip } from './stages/frame.ts';
@@ -164,7 +164,7 @@ async function readPiece(
     return { refusal: finding('INVALID_FILE', {}, ctx), warnings: [] };
   }
   const { w, h } = decoded;
-  const classified = classify(decoded, classifyDefaults);
+  const classified = classify(decoded, classifyDefaults, ctx);
   if (classified.fatal) return { refusal: classified.fatal, warnings: classified.warnings };
   // The luminance goes on to the regions, which keep its shades in the piece's box: the grey of the
   // anti-aliased edges is where they lie between pixels.
@@ -179,8 +179,14 @@ const round = (value: number, digits: number): number => Number(value.toFixed(di
  */
 function withFilledPoints(warnings: Finding[], points: readonly Location[], ctx: FindingContext): void {
   const at = warnings.findIndex((w) => w.code === 'OPENING_REMOVED');
-  const before = at >= 0 ? findingFacts(warnings[at]!) : { count: 0, specks: 0, narrow: 0, points: 0, minAreaMm2: 0 };
-  const facts = { ...before, points: Number(before.points ?? 0) + points.length };
+  const before = factsFor(warnings[at], 'OPENING_REMOVED') ?? {
+    count: 0,
+    specks: 0,
+    narrow: 0,
+    points: 0,
+    minAreaMm2: 0,
+  };
+  const facts = { ...before, points: before.points + points.length };
   const locations = [...(at >= 0 ? (warnings[at]!.locations ?? []) : []), ...points].slice(0, MAX_LOCATIONS);
   const merged = finding('OPENING_REMOVED', facts, ctx, { locations });
   if (at >= 0) warnings[at] = merged;

@@ -1,9 +1,10 @@
 import type { Finding } from '../../contract/finding.ts';
+import type { AnyFindingFacts } from './facts.ts';
 import {
-  finding,
   narrowestDetails,
   placesMeet,
   REPAIR_REACH_MM,
+  rewordFinding,
   type FindingContext,
   type Location,
 } from './wording.ts';
@@ -65,7 +66,7 @@ function blame(
   change: Finding['code'],
   causes: Finding['code'][],
   becomes: Finding['code'],
-  facts: (count: number) => Record<string, unknown>,
+  facts: (count: number) => AnyFindingFacts,
   ctx: FindingContext,
 ): { warnings: Finding[]; errors: Finding[] } {
   const changed = warnings.find((w) => w.code === change)?.locations ?? [];
@@ -84,7 +85,11 @@ function blame(
   outErrors.push(placesFinding(becomes, places, ctx, facts(places.length)));
   const left = changed.filter((at) => !blamed.includes(at));
   const outWarnings = warnings.flatMap((w) =>
-    w.code !== change ? [w] : left.length > 0 ? [finding(change, facts(left.length), ctx, { locations: left })] : [],
+    w.code !== change
+      ? [w]
+      : left.length > 0
+        ? [rewordFinding(change, facts(left.length), ctx, { locations: left })]
+        : [],
   );
   return { warnings: outWarnings, errors: outErrors };
 }
@@ -105,8 +110,8 @@ function placesFinding(
   code: Finding['code'],
   places: Location[],
   ctx: FindingContext,
-  facts: Record<string, unknown> = { count: places.length },
+  facts: AnyFindingFacts = { count: places.length },
 ): Finding {
   const details = code === 'OPENING_TOO_SMALL' ? narrowestDetails(places, ctx.minOpeningMm) : undefined;
-  return finding(code, facts, ctx, { locations: places, details });
+  return rewordFinding(code, facts, ctx, { locations: places, details });
 }

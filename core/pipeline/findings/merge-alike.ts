@@ -1,5 +1,6 @@
 import type { Finding } from '../../contract/finding.ts';
-import { finding, findingFacts, narrowestDetails, placesMeet, type FindingContext } from './wording.ts';
+import { withPlacesAdded } from './facts.ts';
+import { findingFacts, narrowestDetails, placesMeet, rewordFinding, type FindingContext } from './wording.ts';
 import { MAX_LOCATIONS } from './locate.ts';
 
 /**
@@ -21,12 +22,10 @@ export function mergeAlike(findings: readonly Finding[], ctx: FindingContext): F
     const added = (f.locations ?? []).filter((p) => !places.some((q) => placesMeet(p, q)));
     if (added.length === 0) continue;
     places.push(...added);
-    const facts = { ...findingFacts(first) };
-    if (typeof facts.count === 'number') facts.count += added.length;
-    if (typeof facts.pieces === 'number') facts.pieces += added.length;
+    const facts = withPlacesAdded(findingFacts(first) ?? {}, added.length);
     const locations = places.slice(0, MAX_LOCATIONS);
     const details = first.details === undefined ? undefined : narrowestDetails(locations, ctx.minOpeningMm);
-    merged[at] = finding(f.code, facts, ctx, { severity: f.severity, locations, details });
+    merged[at] = rewordFinding(f.code, facts, ctx, { severity: f.severity, locations, details });
   }
   return merged;
 }

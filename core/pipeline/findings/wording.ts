@@ -1,4 +1,5 @@
 import type { Finding } from '../../contract/finding.ts';
+import type { AnyFindingFacts, FindingCode, FindingFacts } from './facts.ts';
 
 export type Location = { x: number; y: number; r: number };
 
@@ -20,30 +21,38 @@ export interface FindingContext {
   pxPerMm?: number;
 }
 
-/**
- * The facts of a finding: what was measured, and the limits it was measured against as the stage
- * was given them (never a copy of a default, so the words follow the configuration).
- */
-type Facts = Record<string, unknown>;
-type Template = (facts: Facts, ctx: FindingContext) => { message: string; instruction: string };
+type Words = { message: string; instruction: string };
+/** Each code's wording, from that code's facts (`FindingFacts`). */
+type Templates<C extends FindingCode> = { [K in C]: (facts: FindingFacts[K], ctx: FindingContext) => Words };
+type WarningCode =
+  | 'NOT_TWO_TONE'
+  | 'DESIGN_TOUCHES_EDGE'
+  | 'DISCONNECTED_REGIONS'
+  | 'PROPORTION_MISMATCH'
+  | 'OPENING_REMOVED'
+  | 'ISLAND_BRIDGED'
+  | 'ISLAND_REMOVED'
+  | 'NECK_THICKENED'
+  | 'SPURS_SHAVED'
+  | 'NECK_CHECK_SKIPPED';
+type RefusalCode = Exclude<FindingCode, Exclude<WarningCode, 'PROPORTION_MISMATCH'>>;
 
 const n = (value: unknown, digits = 2): string => String(Number(Number(value).toFixed(digits)));
 /** A configured limit as configured (only binary noise trimmed): rounding it would misstate it. */
 const limit = (value: unknown): string => n(value, 6);
-const aspect = (f: Facts) => f.cropAspect as { min: number; max: number };
 const plural = (count: unknown, one: string, many: string): string => `${String(count)} ${count === 1 ? one : many}`;
 /** "0.2 mm (about 2 px of your image)". */
 const mmPx = (mm: number, ctx: FindingContext): string =>
   ctx.pxPerMm ? `${n(mm)} mm (about ${Math.max(1, Math.ceil(mm * ctx.pxPerMm))} px of your image)` : `${n(mm)} mm`;
 
-const warnings: Record<string, Template> = {
+const warnings: Templates<WarningCode> = {
   NOT_TWO_TONE: (f) => ({
     message: `${n(Number(f.share) * 100, 1)} % of the ink pixels are mid-grey (anti-aliasing or shading); they were thresholded at 50 %.`,
     instruction:
       'Export pure black (#000000) on pure white (#ffffff) with anti-aliasing off. Grey edges move every cut by up to a pixel.',
   }),
   DESIGN_TOUCHES_EDGE: (f) => ({
-    message: `The design covers half or more of the image's ${(f.borders as string[]).join(' and ')} border.`,
+    message: `The design covers half or more of the image's ${f.borders.join(' and ')} border.`,
     instruction:
       'Leave a white margin on every side: draw inside job.drawing.stripPx. A design that runs off the canvas may be cut short.',
   }),
@@ -90,7 +99,7 @@ const warnings: Record<string, Template> = {
   }),
 };
 
-const errors: Record<string, Template> = {
+const errors: Templates<RefusalCode> = {
   NO_DESIGN_FOUND: (f) => ({
     message:
       f.cause === 'white'
@@ -108,7 +117,7 @@ const errors: Record<string, Template> = {
   PROPORTION_MISMATCH: (f) => ({
     message:
       f.cause === 'aspect'
-        ? `The piece's ratio ${n(f.drawnRatio)}:1 is outside the allowed ${limit(aspect(f).min)}:1 to ${limit(aspect(f).max)}:1.`
+        ? `The piece's ratio ${n(f.drawnRatio)}:1 is outside the allowed ${limit(f.cropAspect.min)}:1 to ${limit(f.cropAspect.max)}:1.`
         : `The drawing's ratio ${n(f.drawnRatio)}:1 is too far from the job's ${n(f.jobRatio)}:1 (it would need a x${n(f.stretch)} stretch; at most x${limit(f.maxStretch)} is allowed).`,
     instruction: `Draw at job.drawing.ratio (${n(f.jobRatio)}:1), or open a job with widthMm = lengthMm / ${n(f.drawnRatio)} to match this drawing.`,
   }),
@@ -158,30 +167,42 @@ export const narrowestDetails = (places: readonly Location[], minOpeningMm: numb
   `Narrowest parts at ${places.map((l) => `(${l.x}, ${l.y}) mm`).join(', ')}; each must be at least ${minOpeningMm} mm wide.`;
 
 /** The facts each finding was worded from, so that findings of one code can be merged and worded again. */
-const factsOf = new WeakMap<Finding, Facts>();
+const factsOf = new WeakMap<Finding, AnyFindingFacts>();
 
-/** The facts `f` was worded from (empty for a finding not built here). */
-export const findingFacts = (f: Finding): Facts => factsOf.get(f) ?? {};
+/** The facts `f` was worded from (undefined for a finding not built here). */
+export const findingFacts = (f: Finding): AnyFindingFacts | undefined => factsOf.get(f);
 
-/**
- * Builds a finding with its wording; `severity` follows from the code (PROPORTION_MISMATCH is both).
- * `ctx` may be left out only for wording that states no configured floor (it is read from there).
- */
-export function finding(
-  code: Finding['code'],
-  facts: Facts = {},
-  ctx?: FindingContext,
+/** The facts of `f` when it is a finding of `code` built here. */
+export function factsFor<C extends FindingCode>(f: Finding | undefined, code: C): FindingFacts[C] | undefined {
+  return f?.code === code ? (factsOf.get(f) as FindingFacts[C] | undefined) : undefined;
+}
+
+/** Builds a finding with its wording; `severity` follows from the code (PROPORTION_MISMATCH is both). */
+export function finding<C extends FindingCode>(
+  code: C,
+  facts: FindingFacts[C],
+  ctx: FindingContext,
   extra: { severity?: 'error' | 'warning'; locations?: Location[]; details?: string } = {},
 ): Finding {
-  const severity = extra.severity ?? (errors[code] && !warnings[code] ? 'error' : 'warning');
-  const template = (severity === 'error' ? errors : warnings)[code];
+  const severity = extra.severity ?? (code in errors && !(code in warnings) ? 'error' : 'warning');
+  const isWarning = severity === 'warning';
+  // The tables hold one template per code, each typed by its own facts: looked up by a code known
+  // only as `C`, TypeScript sees the union of them, so the pairing is restated here.
+  const template = (isWarning ? warnings : errors)[code as never] as
+    ((facts: FindingFacts[C], ctx: FindingContext) => Words) | undefined;
   if (!template) throw new Error(`no ${severity} wording for ${code}`);
-  // A template's second parameter is the context: one that declares it states a floor.
-  if (!ctx && template.length > 1) throw new Error(`${code} states the configured floors: pass the finding context`);
-  const { message, instruction } = template(facts, ctx!);
+  const { message, instruction } = template(facts, ctx);
   const result: Finding = { code, severity, message, agent_instruction: instruction };
   if (extra.locations && extra.locations.length > 0) result.locations = extra.locations;
   if (extra.details) result.details = extra.details;
   factsOf.set(result, facts);
   return result;
 }
+
+/** A finding whose code is known only at run time (merging, blaming), worded again from its facts. */
+export const rewordFinding = (
+  code: Finding['code'],
+  facts: AnyFindingFacts,
+  ctx: FindingContext,
+  extra: { severity?: 'error' | 'warning'; locations?: Location[]; details?: string } = {},
+): Finding => finding(code as FindingCode, facts as never, ctx, extra);

@@ -1,5 +1,5 @@
 import type { Finding } from '../../contract/finding.ts';
-import { finding } from '../findings/wording.ts';
+import { finding, type FindingContext } from '../findings/wording.ts';
 import type { Luminance } from './decode.ts';
 
 /** Decisions §4 and §7: metal below 128, ink below 192, mid-grey 64..191. */
@@ -31,7 +31,7 @@ export const classifyDefaults: ClassifyOptions = {
 };
 
 /** Thresholds the drawing and reads what decisions §4 step 1 asks of it. */
-export function classify(image: Luminance, options: ClassifyOptions = classifyDefaults): Classified {
+export function classify(image: Luminance, options: ClassifyOptions, ctx: FindingContext): Classified {
   const { w, h, lum } = image;
   const metal = new Uint8Array(w * h);
   let metalCount = 0;
@@ -49,20 +49,21 @@ export function classify(image: Luminance, options: ClassifyOptions = classifyDe
     }
   }
   const warnings: Finding[] = [];
-  if (metalCount === 0) return { metal, metalCount, warnings, fatal: finding('NO_DESIGN_FOUND', { cause: 'white' }) };
+  if (metalCount === 0)
+    return { metal, metalCount, warnings, fatal: finding('NO_DESIGN_FOUND', { cause: 'white' }, ctx) };
   if (metalCount >= options.allInkShare * w * h) {
-    return { metal, metalCount, warnings, fatal: finding('NO_DESIGN_FOUND', { cause: 'black' }) };
+    return { metal, metalCount, warnings, fatal: finding('NO_DESIGN_FOUND', { cause: 'black' }, ctx) };
   }
   const borders = borderShares(metal, w, h);
   if (borders.every((share) => share >= options.fullBleedShare)) {
-    return { metal, metalCount, warnings, fatal: finding('NO_DESIGN_FOUND', { cause: 'bleed' }) };
+    return { metal, metalCount, warnings, fatal: finding('NO_DESIGN_FOUND', { cause: 'bleed' }, ctx) };
   }
   if (ink > 0 && midGrey / ink >= options.midGreyShare) {
-    warnings.push(finding('NOT_TWO_TONE', { share: midGrey / ink }));
+    warnings.push(finding('NOT_TWO_TONE', { share: midGrey / ink }, ctx));
   }
   const names = ['top', 'bottom', 'left', 'right'] as const;
   const touched = names.filter((_, i) => borders[i]! >= options.edgeShare);
-  if (touched.length > 0) warnings.push(finding('DESIGN_TOUCHES_EDGE', { borders: touched }));
+  if (touched.length > 0) warnings.push(finding('DESIGN_TOUCHES_EDGE', { borders: touched }, ctx));
   return { metal, metalCount, warnings };
 }
 

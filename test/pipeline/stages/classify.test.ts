@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { classify, classifyDefaults } from '../../../core/pipeline/stages/classify.ts';
 import type { Luminance } from '../../../core/pipeline/stages/decode.ts';
 import { expectGoldenJson } from '../../helpers/golden.ts';
-import { codes, findingsOf } from './draw.ts';
+import { codes, ctx, findingsOf } from './draw.ts';
 
 const STAGE = 'classify';
 
@@ -18,7 +18,7 @@ function image(box: [number, number, number, number], paint?: (lum: Uint8Array, 
 
 function classified(input: Luminance) {
   const before = input.lum.slice();
-  const out = classify(input, classifyDefaults);
+  const out = classify(input, classifyDefaults, ctx);
   expect(input.lum, 'classify changed its input').toEqual(before);
   return out;
 }

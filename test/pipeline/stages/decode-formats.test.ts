@@ -3,14 +3,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../../core/config.ts';
 import { analyseDesign } from '../../../core/pipeline/analyse.ts';
-import { classify } from '../../../core/pipeline/stages/classify.ts';
+import { classify, classifyDefaults } from '../../../core/pipeline/stages/classify.ts';
 import { decodeLuminance } from '../../../core/pipeline/stages/decode.ts';
 import { evilPngs, hasCorpus } from '../../helpers/corpus.ts';
 
 const metalShare = async (file: string) => {
   const { dir } = evilPngs();
   const image = await decodeLuminance(readFileSync(join(dir, file)), 24_000_000);
-  const c = classify(image);
+  const { minOpeningMm, minMetalMm } = defaultConfig.manufacturing;
+  const c = classify(image, classifyDefaults, { minOpeningMm, minMetalMm });
   return { share: c.metalCount / (image.w * image.h), fatal: c.fatal?.code, warnings: c.warnings.map((w) => w.code) };
 };
 
