@@ -43,17 +43,19 @@ export async function analyseDesign(input: PipelineInput): Promise<PipelineOutco
 async function analyseStages(input: PipelineInput): Promise<PipelineOutcome> {
   const t = pipelineTolerances;
   const { manufacturing, image } = input.config;
-  const ctx: FindingContext = { minOpeningMm: manufacturing.minOpeningMm, minMetalMm: manufacturing.minMetalMm };
+  // Until the piece is found, the words state the floors in millimetres only.
+  const floors: FindingContext = { minOpeningMm: manufacturing.minOpeningMm, minMetalMm: manufacturing.minMetalMm };
   const warnings: Finding[] = [];
   const errors: Finding[] = [];
 
-  const piece = await readPiece(input, ctx);
+  const piece = await readPiece(input, floors);
   warnings.push(...piece.warnings);
-  if ('refusal' in piece) return refused(warnings, [piece.refusal], ctx);
+  if ('refusal' in piece) return refused(warnings, [piece.refusal], floors);
   const { regions } = piece;
   const boxW = regions.box.x1 - regions.box.x0 + 1;
   const boxH = regions.box.y1 - regions.box.y0 + 1;
-  ctx.pxPerMm = boxW / input.lengthMm;
+  // From here on, in the agent's own pixels too: the piece's box is the strip's length.
+  const ctx: FindingContext = { ...floors, pxPerMm: boxW / input.lengthMm };
   if (regions.droppedShare >= t.droppedRegionsShare) {
     warnings.push(finding('DISCONNECTED_REGIONS', { count: regions.droppedRegions, share: regions.droppedShare }, ctx));
   }
@@ -92,14 +94,14 @@ async function analyseStages(input: PipelineInput): Promise<PipelineOutcome> {
   const framed = step(frameStrip(raster, options.frame, ctx, air));
 
   const checked = step(validateStrip(raster, options.validate, ctx, framed.measured));
-  if (checked.errors.some((e) => e.code === 'TRACE_REJECTED')) return refused(warnings, errors, ctx, placing);
+  if (checked.nothingToTrace) return refused(warnings, errors, ctx, placing);
 
   const final = traceFinalCuts(
     raster,
     strip,
     {
       ...options.finalCut,
-      refusedMetal: framed.errors.flatMap((e) => (e.code === 'NECK_TOO_THIN' ? (e.locations ?? []) : [])),
+      refusedMetal: framed.refusedMetal,
     },
     ctx,
   );

@@ -54,6 +54,8 @@ export interface FrameResult {
   errors: Finding[];
   /** Where necks were widened (the NECK_THICKENED warning is made once the cutting file is final). */
   thickened: Location[];
+  /** The places of thin metal left as drawn and refused (NECK_TOO_THIN's): the final check widens nothing there. */
+  refusedMetal: Location[];
   measured: FramingMeasures;
 }
 
@@ -92,7 +94,7 @@ export function frameStrip(
   warnings.push(...shaveSpurs(raster, thin.spurs, ctx));
   const unsurveyed = { thinMetal: 'settled', openings: 'unsurveyed' } as const;
   if (warnings.length === 0 && thin.necks.length === 0 && thin.webs.length === 0) {
-    return { raster: input, warnings, errors: [], thickened: [], measured: unsurveyed };
+    return { raster: input, warnings, errors: [], thickened: [], refusedMetal: [], measured: unsurveyed };
   }
   const places = thin.necks.length + thin.webs.length;
   if (places > options.maxWidenedPlaces) {
@@ -103,13 +105,20 @@ export function frameStrip(
       warnings,
       errors: [finding('NECK_TOO_THIN', { count: places, cause: 'pervasive' }, ctx, { locations })],
       thickened: [],
+      refusedMetal: locations,
       measured: unsurveyed,
     };
   }
   const beforeWidening = places > 0 ? raster.data.slice() : undefined;
   const thickened = widenNecks(raster, thin, options, reach, []);
-  const neckTooThin = (places: readonly Location[]): Finding =>
-    finding('NECK_TOO_THIN', { count: places.length }, ctx, { locations: places.slice(0, MAX_LOCATIONS) });
+  /** Thin metal left as drawn: its refusal, and the places it names. */
+  const neckTooThin = (places: readonly Location[]): { errors: Finding[]; refusedMetal: Location[] } => {
+    const locations = places.slice(0, MAX_LOCATIONS);
+    return {
+      errors: [finding('NECK_TOO_THIN', { count: places.length }, ctx, { locations })],
+      refusedMetal: locations,
+    };
+  };
   if (warnings.length === 0 && thin.necks.length === 0) {
     // Only webs were widened: only the openings beside them changed.
     const local = surveyAroundWebs(raster, thin.air, thin.webs, options.minOpeningMm);
@@ -117,11 +126,11 @@ export function frameStrip(
       const residue = new Uint8Array(raster.data.length);
       for (const i of local.fill) residue[i] = 1;
       fillNearChanges(raster, residue, input.data);
-      return { raster, warnings, errors: [], thickened, measured: unsurveyed };
+      return { raster, warnings, errors: [], thickened, refusedMetal: [], measured: unsurveyed };
     }
   }
   let survey = surveyAir(raster, options.minOpeningMm);
-  let errors: Finding[] = [];
+  let refusal = { errors: [] as Finding[], refusedMetal: [] as Location[] };
   let widened = thickened;
   let baseline = beforeWidening;
   if (beforeWidening && spoils(survey)) {
@@ -150,16 +159,16 @@ export function frameStrip(
     if (!split) {
       // Nothing widened stays widened: the thin metal left as drawn is refused as it is.
       raster.data.set(baseline);
-      return { raster, warnings, errors: [neckTooThin(widened)], thickened: [], measured: unsurveyed };
+      return { raster, warnings, ...neckTooThin(widened), thickened: [], measured: unsurveyed };
     }
     ({ survey, widened } = split);
-    errors = [neckTooThin(split.refused)];
+    refusal = neckTooThin(split.refused);
   }
   // Bridges and widened necks can leave new tips and slivers of air; the laser cannot cut them.
   // Only those: filling uncuttable openings already filled what the drawing had, and filling the
   // openings' residue again everywhere would take another pixel off the rim of every small round hole.
   fillNearChanges(raster, survey.residue, input.data);
-  return { raster, warnings, errors, thickened: widened, measured: { thinMetal: 'settled', openings: survey } };
+  return { raster, warnings, ...refusal, thickened: widened, measured: { thinMetal: 'settled', openings: survey } };
 }
 
 const spoils = (survey: AirSurvey): boolean => survey.verdict.some(underFloor);

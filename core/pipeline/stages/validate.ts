@@ -17,6 +17,8 @@ interface ValidateResult {
   raster: StripRaster;
   warnings: Finding[];
   errors: Finding[];
+  /** No metal is left to trace (refused TRACE_REJECTED): the analysis ends here. */
+  nothingToTrace: boolean;
 }
 
 /**
@@ -41,7 +43,8 @@ export function validateStrip(
   const errors: Finding[] = [];
   const warnings: Finding[] = [];
   const metal = labelComponents(data, w, h, 4);
-  if (metal.count === 0) return { raster, warnings, errors: [finding('TRACE_REJECTED', {}, ctx)] };
+  if (metal.count === 0)
+    return { raster, warnings, errors: [finding('TRACE_REJECTED', {}, ctx)], nothingToTrace: true };
   if (metal.count > 1) {
     let main = 1;
     for (let k = 2; k <= metal.count; k++) if (metal.size[k]! > metal.size[main]!) main = k;
@@ -81,12 +84,12 @@ export function validateStrip(
       errors.push(finding('NECK_TOO_THIN', { count: places.length }, ctx, { locations }));
     }
   }
-  if (measured?.openings === 'unsurveyed') return { raster: out, warnings, errors };
+  if (measured?.openings === 'unsurveyed') return { raster: out, warnings, errors, nothingToTrace: false };
   const air = measured?.openings ?? surveyAir(out, options.minOpeningMm);
   const pinched = air.verdict.filter(underFloor).length;
   if (pinched > 0) {
     const locations = air.pinches.slice(0, MAX_LOCATIONS).map((b) => locate(b, out, options.minOpeningMm));
     errors.push(finding('OPENING_TOO_SMALL', { count: pinched }, ctx, { locations }));
   }
-  return { raster: out, warnings, errors };
+  return { raster: out, warnings, errors, nothingToTrace: false };
 }
