@@ -64,6 +64,12 @@ export const submissions = sqliteTable(
     drawingPng: blob('drawing_png', { mode: 'buffer' }),
     /** The uploaded image's own `{ width, height }`: findings' `px` are in those pixels. */
     drawingSourcePx: text('drawing_source_px', { mode: 'json' }),
+    /**
+     * Where the strip lies in the uploaded image (`StripInImage`: the piece's box in its pixels and
+     * the strip's millimetres), as the pipeline found it. Null on rows from before it was kept and
+     * on drawings whose piece was never found; the findings picture then finds it again.
+     */
+    stripPlacement: text('strip_placement', { mode: 'json' }),
     createdAt: integer('created_at').notNull(),
     finishedAt: integer('finished_at'),
     durationMs: integer('duration_ms'),

@@ -41,7 +41,7 @@ async function luminance(png: Buffer) {
     .greyscale()
     .raw()
     .toBuffer({ resolveWithObject: true });
-  return { w: info.width, at: (x: number, y: number) => data[y * info.width + x]! };
+  return { w: info.width, h: info.height, at: (x: number, y: number) => data[y * info.width + x]! };
 }
 
 describe('the findings picture of real drawings', () => {
@@ -174,6 +174,39 @@ describe('the findings picture of real drawings', () => {
     // Below the legend: the change, drawn and cut.
     expect(layout.insets).toEqual([expect.objectContaining({ no: 1, code: 'ISLAND_BRIDGED' })]);
     expect(img.height).toBeGreaterThan(layout.insets[0]!.before.top + layout.insets[0]!.size);
+  });
+
+  it('stores where the strip lies in the upload, and draws the changes from it', async () => {
+    const fixture = designFixture('island-near-metal');
+    const png = await fixture.png();
+    const { job, status, submission } = await submit(fixture, png);
+    expect(status).toBe(200);
+    // The piece's box, read off the upload here: every dark pixel of this drawing is the piece's.
+    const drawing = await luminance(png);
+    const box = { x0: drawing.w, y0: drawing.h, x1: -1, y1: -1 };
+    for (let y = 0; y < drawing.h; y++) {
+      for (let x = 0; x < drawing.w; x++) {
+        if (drawing.at(x, y) >= 128) continue;
+        box.x0 = Math.min(box.x0, x);
+        box.y0 = Math.min(box.y0, y);
+        box.x1 = Math.max(box.x1, x);
+        box.y1 = Math.max(box.y1, y);
+      }
+    }
+    const row = await findSubmission(service.db.orm, job.id, submission.no);
+    const placement = row!.stripPlacement as any;
+    expect(placement.box).toEqual(box);
+    expect(placement.lengthMm).toBeCloseTo(submission.geometry.lengthMm, 2);
+    expect(placement.widthMm).toBeCloseTo(submission.geometry.widthMm, 2);
+
+    // The inset of the drawing before the change is cut at the stored scale: a placement twice as
+    // wide draws another picture, and one found again from the drawing draws the same as the stored.
+    const input = pictureInput(row!, service.core.config)!;
+    expect(input.placement).toEqual(placement);
+    const drawn = (await drawFindingsPicture(input)).png;
+    const doubled = { ...placement, box: { ...box, x1: box.x1 + (box.x1 - box.x0 + 1) } };
+    expect((await drawFindingsPicture({ ...input, placement: doubled })).png.equals(drawn)).toBe(false);
+    expect((await drawFindingsPicture({ ...input, placement: undefined })).png.equals(drawn)).toBe(true);
   });
 
   it('shows a widened neck thin as drawn and at the metal floor as cut', async () => {

@@ -129,7 +129,7 @@ async function analyseStages(input: PipelineInput): Promise<PipelineOutcome> {
   const title = `${input.productType === 'ring' ? 'Ring' : 'Bracelet'} ${geometry.lengthMm} x ${geometry.widthMm} mm`;
   addAgentPixels(warnings, placing);
   const product = { geometry, cutoutsSvg: cutting, previewSvg: previewSvg(strip.lengthMm, strip.widthMm, cuts, title) };
-  return withMargins({ kind: 'analysed', errors: [], warnings, product }, final.margins, placing);
+  return withMargins({ kind: 'analysed', errors: [], warnings, product, placement: placing }, final.margins, placing);
 }
 
 /**
@@ -144,8 +144,9 @@ function refused(
 ): PipelineOutcome {
   const blamed = blameRepairs(warnings, errors, pipelineTolerances.bridgeMm, ctx);
   const outcome = { errors: mergeAlike(blamed.errors, ctx), warnings: mergeAlike(blamed.warnings, ctx) };
-  if (placing) addAgentPixels([...outcome.errors, ...outcome.warnings], placing);
-  return { kind: 'analysed', ...outcome };
+  if (!placing) return { kind: 'analysed', ...outcome };
+  addAgentPixels([...outcome.errors, ...outcome.warnings], placing);
+  return { kind: 'analysed', ...outcome, placement: placing };
 }
 
 /**

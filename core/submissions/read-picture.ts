@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import type { Finding } from '../contract/finding.ts';
 import type { Geometry, Validation } from '../contract/submission.ts';
 import type { CoreDeps } from '../deps.ts';
+import type { StripInImage } from '../pipeline/types.ts';
 import { noSuchFile, noSuchSubmission } from '../errors.ts';
 import { err, ok, type Result } from '../result.ts';
 import { isRepair, markedPlaces, numberedFindings, pictureHelps } from './findings-picture/numbering.ts';
@@ -24,6 +25,7 @@ export function pictureInput(row: SubmissionRow, config: Config): PictureInput |
     drawing: { png: row.drawingPng, source },
     validation,
     cut: ready ? { svg: row.cutoutsSvg!, geometry: row.geometry as Geometry } : undefined,
+    placement: (row.stripPlacement as StripInImage | null) ?? undefined,
     minMetalMm: config.manufacturing.minMetalMm,
     maxWidthPx: config.image.recommendedPixels.width,
   };

@@ -330,7 +330,7 @@ function outcomeFields(outcome: PipelineOutcome, durationMs: number, now: number
 /** The drawing copy is kept only with an analysed outcome (ready or failed validation), never a technical failure. */
 function drawingFields(outcome: PipelineOutcome, drawing: KeptDrawing | undefined): Partial<SubmissionRow> {
   if (outcome.kind !== 'analysed' || !drawing) return {};
-  return { drawingPng: drawing.png, drawingSourcePx: drawing.source };
+  return { drawingPng: drawing.png, drawingSourcePx: drawing.source, stripPlacement: outcome.placement ?? null };
 }
 
 const takesSubmissions = (job: JobRow, now: number): boolean => uploadRefusal(effectiveStatus(job, now)) === undefined;

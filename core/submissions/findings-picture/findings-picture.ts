@@ -5,7 +5,8 @@ import { drawingLuminance, type KeptDrawing } from './drawing-copy.ts';
 import { legendPanel } from './legend.ts';
 import { marksFor, marksSvg, type Mark } from './marks.ts';
 import { markedPlaces, numberedFindings } from './numbering.ts';
-import { stripScale, type CopyView, type Place } from './placing.ts';
+import type { StripInImage } from '../../pipeline/types.ts';
+import { scaleOfPlacement, stripScale, type CopyView, type Place } from './placing.ts';
 import { pictureStyle, type PictureStyle } from './style.ts';
 
 export interface PictureInput {
@@ -13,6 +14,8 @@ export interface PictureInput {
   validation: Pick<Validation, 'errors' | 'warnings'>;
   /** A ready submission's stored cutting SVG and geometry: each repair is then shown before and after. */
   cut?: { svg: string; geometry: Geometry } | undefined;
+  /** Where the strip lies in the upload, as stored with the submission (absent on older ones). */
+  placement?: StripInImage | undefined;
   /** `manufacturing.minMetalMm`: the change insets show at least a few of these around a place. */
   minMetalMm: number;
   /** `image.recommendedPixels.width`: the picture is never wider. */
@@ -66,7 +69,12 @@ export async function drawFindingsPicture(
   if (input.cut) {
     const { insets, more } = planInsets(numbered, copy.kx, copy.ky, input.minMetalMm, style);
     const places = numbered.flatMap(({ finding }) => markedPlaces(finding)) as Place[];
-    const scale = insets.length > 0 ? stripScale(copy, places, input.cut.geometry) : undefined;
+    const scale =
+      insets.length === 0
+        ? undefined
+        : input.placement
+          ? scaleOfPlacement(copy, input.placement)
+          : stripScale(copy, places, input.cut.geometry);
     if (scale) {
       changes = changesPanel(insets, more, input.cut.geometry, input.cut.svg, bottom, width, style);
       bottom += changes.height;

@@ -2,6 +2,7 @@ import type { Finding } from '../../contract/finding.ts';
 import type { Geometry } from '../../contract/submission.ts';
 import { METAL_BELOW } from '../../pipeline/stages/classify.ts';
 import { findRegions } from '../../pipeline/stages/regions.ts';
+import type { StripInImage } from '../../pipeline/types.ts';
 
 type Place = NonNullable<Finding['locations']>[number] & { px: { x: number; y: number; r: number } };
 
@@ -26,8 +27,17 @@ const FIT_TOLERANCE_PX = 3;
 const MIN_SPREAD_SHARE = 0.1;
 
 /**
- * How the strip's millimetres lie on the kept copy. The strip is the piece's bounding box in the
- * upload scaled to the strip (core/pipeline/findings/agent-pixels.ts), but that box is not stored, so it is
+ * How the strip's millimetres lie on the kept copy, from where the pipeline placed the strip in the
+ * upload (`PipelineOutcome.placement`, stored with the submission): its box scaled to the copy.
+ */
+export function scaleOfPlacement(copy: CopyView, placement: StripInImage): CopyScale {
+  const { box, lengthMm, widthMm } = placement;
+  return { sx: ((box.x1 - box.x0 + 1) * copy.kx) / lengthMm, sy: ((box.y1 - box.y0 + 1) * copy.ky) / widthMm };
+}
+
+/**
+ * The same for a submission stored without its placement (before it was kept): the strip is the
+ * piece's bounding box in the upload scaled to the strip (core/pipeline/findings/agent-pixels.ts),
  * found again: first the pipeline's own reading (largest metal region) on the copy, kept when it
  * puts every place where its `px` says; else a fit of the places themselves when they are spread
  * out; else the bound each place's pixel radius sets on the scale (`px.r = ceil(r * scale)`).
