@@ -86,6 +86,14 @@ export {
   type Margin,
   type Submission,
 } from './contract/submission.ts';
+export {
+  adoptRequestSchema,
+  cancelledSchema,
+  declinedSchema,
+  designCreatedSchema,
+  jobEnvelopeSchema,
+  jobReplayEnvelopeSchema,
+} from './contract/answers.ts';
 
 // Reading requests: bodies, credentials, the approval link, the person's choices.
 export { readCapped } from './read-capped.ts';

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { CoreError } from '../core/index.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -5,6 +6,19 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /** Every API answer: UTF-8 JSON, never cached (a 201 carries a secret). */
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return jsonText(status, JSON.stringify(body), headers);
+}
+
+/**
+ * A route's JSON answer, typed by the contract shape its OpenAPI operation publishes for it
+ * (`ref(schema)`): a body that does not fit the shape does not compile.
+ */
+export function answer<S extends z.ZodType>(
+  _schema: S,
+  status: number,
+  body: z.output<S>,
+  headers: Record<string, string> = {},
+): Response {
+  return json(status, body, headers);
 }
 
 /** `json` for a body serialised already (one that never changes, serialised once). */

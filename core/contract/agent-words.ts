@@ -1,7 +1,7 @@
 import { SIZE_FORMS_MESSAGE } from './create-job.ts';
 
 /** A field of the size, which REST nests in `size` and the MCP tool takes flat. */
-export type SizeField = 'wristMm' | 'fit' | 'usRingSize' | 'lengthMm';
+type SizeField = 'wristMm' | 'fit' | 'usRingSize' | 'lengthMm';
 
 /**
  * A place in an agent's words where it must be told how to act on its own surface: which request or
@@ -19,7 +19,7 @@ export type Slot =
   | { slot: 'sendPng' };
 
 /** Words for an agent: text with slots, filled by the surface that answers (`say`). */
-export type AgentWords = readonly (string | Slot)[];
+type AgentWords = readonly (string | Slot)[];
 
 /** How a surface names what the slots stand for. */
 export interface AgentTerms {

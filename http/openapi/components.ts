@@ -25,6 +25,12 @@ import {
   submissionEnvelopeSchema,
   submissionSchema,
   validationSchema,
+  adoptRequestSchema,
+  cancelledSchema,
+  declinedSchema,
+  designCreatedSchema,
+  jobEnvelopeSchema,
+  jobReplayEnvelopeSchema,
   type ErrorCode,
   declineChoicesInWords,
   pipelineTolerances,
@@ -36,18 +42,6 @@ import { schemaNotes } from './registry.ts';
 export type JsonSchema = Record<string, unknown>;
 
 export const SCHEMA_REF = '#/components/schemas/';
-export const ref = (id: string): JsonSchema => ({ $ref: `${SCHEMA_REF}${id}` });
-
-/*
- * Shapes the routes answer with that have no schema of their own in core/contract: each is the
- * literal object its route builds (http/routes/*), so it is written here once.
- */
-const jobEnvelope = z.object({ job: jobSchema });
-const jobReplayEnvelope = z.object({ job: jobReplaySchema });
-const cancelled = z.object({ ok: z.literal(true) });
-const declined = z.object({ ok: z.literal(true), status: z.literal('declined') });
-const adoptRequest = z.strictObject({ submissionNo: z.number().int().min(1).max(9999) });
-const design = z.object({ designId: z.string() });
 
 const components: [z.ZodType, string, string][] = [
   [capabilitiesSchema, 'Capabilities', 'Read at call time from the configuration the validator enforces.'],
@@ -55,13 +49,17 @@ const components: [z.ZodType, string, string][] = [
   [sizeSchema, 'Size', 'Exactly one of three forms: wristMm (+ fit, bracelet only), usRingSize (ring only), lengthMm.'],
   [attributionSchema, 'Attribution', "The agent's platform only, never the person; strings of at most 64 characters."],
   [createdJobSchema, 'CreatedJob', 'The 201 of POST /jobs: the only answer that ever carries the job secret.'],
-  [jobEnvelope, 'JobEnvelope', 'A job, never with credentials.'],
+  [jobEnvelopeSchema, 'JobEnvelope', 'A job, never with credentials.'],
   [
     jobReplaySchema,
     'JobReplay',
     'The reduced job of an idempotent replay: no credentials, approval or latestSubmission.',
   ],
-  [jobReplayEnvelope, 'JobReplayEnvelope', 'An idempotent replay of POST /jobs (a replay cannot return the secret).'],
+  [
+    jobReplayEnvelopeSchema,
+    'JobReplayEnvelope',
+    'An idempotent replay of POST /jobs (a replay cannot return the secret).',
+  ],
   [jobSchema, 'Job', 'A design job and its state.'],
   [priceSchema, 'Price', 'Fixed per product; present on failed and processing submissions too.'],
   [
@@ -73,10 +71,10 @@ const components: [z.ZodType, string, string][] = [
   [submissionSchema, 'Submission', 'One uploaded drawing and its stored outcome.'],
   [findingSchema, 'Finding', 'One error or warning about a drawing; agent_instruction says how to fix it.'],
   [errorEnvelopeSchema, 'ErrorEnvelope', 'Every refusal the API sends, except the 422 of an upload.'],
-  [cancelled, 'Cancelled', 'DELETE /jobs/{jobId} succeeded (also when the job was already cancelled).'],
-  [declined, 'Declined', 'The person declined the design (also when repeated).'],
-  [adoptRequest, 'AdoptRequest', 'The submission number the approval page shows.'],
-  [design, 'Design', "The design created in the person's account."],
+  [cancelledSchema, 'Cancelled', 'DELETE /jobs/{jobId} succeeded (also when the job was already cancelled).'],
+  [declinedSchema, 'Declined', 'The person declined the design (also when repeated).'],
+  [adoptRequestSchema, 'AdoptRequest', 'The submission number the approval page shows.'],
+  [designCreatedSchema, 'Design', "The design created in the person's account."],
 ];
 
 const nested: [z.ZodType, string][] = [
@@ -137,6 +135,15 @@ const nested: [z.ZodType, string][] = [
 ];
 
 for (const [schema, id, description] of components) schemaNotes.add(schema, { id, description });
+
+const componentIds = new Map(components.map(([schema, id]) => [schema as z.ZodType, id]));
+
+/** A reference to a contract shape published as a component; a shape that is none is a mistake in the route. */
+export function ref(schema: z.ZodType): JsonSchema {
+  const id = componentIds.get(schema);
+  if (!id) throw new Error('this schema is no component of the OpenAPI document: list it in components');
+  return { $ref: `${SCHEMA_REF}${id}` };
+}
 for (const [schema, description] of nested) schemaNotes.add(schema, { description });
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { coreError, invalidRequest } from '../../core/index.ts';
+import { coreError, invalidRequest, adoptRequestSchema, designCreatedSchema } from '../../core/index.ts';
 import { isFormPost, requestAccount } from '../handoff.ts';
 import { ref } from '../openapi/components.ts';
 import { tokenPath } from '../openapi/operation.ts';
@@ -9,7 +9,7 @@ import { approvalPath, confirmPath } from '../../web/paths.ts';
 import { rateLimitListener } from '../rate-limit-headers.ts';
 import { readJsonText } from '../read-body.ts';
 import { defineRoute } from '../route.ts';
-import { errorResponse, json } from '../respond.ts';
+import { answer, errorResponse } from '../respond.ts';
 
 const adoptBody = z.strictObject({ submissionNo: z.unknown() });
 
@@ -28,7 +28,7 @@ export const adoptDesign = defineRoute({
     requestBody: {
       required: true,
       content: {
-        'application/json': { schema: ref('AdoptRequest') },
+        'application/json': { schema: ref(adoptRequestSchema) },
         'application/x-www-form-urlencoded': {
           schema: {
             type: 'object',
@@ -39,8 +39,8 @@ export const adoptDesign = defineRoute({
       },
     },
     responses: {
-      201: counted(jsonAnswer('The design was created.', ref('Design'))),
-      200: counted(jsonAnswer('The same account approved it already: the same designId.', ref('Design'))),
+      201: counted(jsonAnswer('The design was created.', ref(designCreatedSchema))),
+      200: counted(jsonAnswer('The same account approved it already: the same designId.', ref(designCreatedSchema))),
       303: formRedirect('A form post: where the page goes next.'),
       400: counted(
         refusal(
@@ -82,7 +82,7 @@ export const adoptDesign = defineRoute({
     if (form) return seeOther(result.ok ? `/designs/${result.value.designId}` : approvalPath(token, result.error.code));
     const headers = rate.headers();
     if (!result.ok) return errorResponse(result.error, headers);
-    return json(result.value.created ? 201 : 200, { designId: result.value.designId }, headers);
+    return answer(designCreatedSchema, result.value.created ? 201 : 200, { designId: result.value.designId }, headers);
   },
 });
 

@@ -1,9 +1,10 @@
+import { cancelledSchema } from '../../core/index.ts';
 import { ref } from '../openapi/components.ts';
 import { jobPath, noSuchJob, withSecret } from '../openapi/operation.ts';
 import { jsonAnswer, refusal, unexpected } from '../openapi/responses.ts';
 import { withJob } from '../job-auth.ts';
 import { defineRoute } from '../route.ts';
-import { errorResponse, json } from '../respond.ts';
+import { answer, errorResponse } from '../respond.ts';
 
 export const cancelJob = defineRoute({
   method: 'DELETE',
@@ -17,7 +18,7 @@ export const cancelJob = defineRoute({
     security: withSecret,
     parameters: jobPath,
     responses: {
-      200: jsonAnswer('Cancelled (also when it already was).', ref('Cancelled')),
+      200: jsonAnswer('Cancelled (also when it already was).', ref(cancelledSchema)),
       404: noSuchJob(),
       409: refusal(409, ['JOB_LOCKED', 'JOB_EXPIRED'], 'The job is approved (locked) or expired.'),
       500: unexpected(),
@@ -26,6 +27,6 @@ export const cancelJob = defineRoute({
   handle: (c, env) =>
     withJob(c, env, async (job) => {
       const result = await env.core.cancelJob(job);
-      return result.ok ? json(200, { ok: true }) : errorResponse(result.error);
+      return result.ok ? answer(cancelledSchema, 200, { ok: true }) : errorResponse(result.error);
     }),
 });

@@ -1,3 +1,4 @@
+import { createJobRequestSchema, createdJobSchema, jobReplayEnvelopeSchema } from '../../core/index.ts';
 import { clientAddress } from '../client-address.ts';
 import { ref } from '../openapi/components.ts';
 import { open } from '../openapi/operation.ts';
@@ -5,7 +6,7 @@ import { counted, jsonAnswer, parameterRef, rateLimited, refusal, unexpected } f
 import { rateLimitListener } from '../rate-limit-headers.ts';
 import { readJsonText } from '../read-body.ts';
 import { defineRoute } from '../route.ts';
-import { errorResponse, json } from '../respond.ts';
+import { answer, errorResponse } from '../respond.ts';
 
 const MAX_JSON_BYTES = 64 * 1024;
 
@@ -22,12 +23,17 @@ export const createJob = defineRoute({
     parameters: [parameterRef('IdempotencyKey')],
     requestBody: {
       required: true,
-      content: { 'application/json': { schema: ref('CreateJobRequest') } },
+      content: { 'application/json': { schema: ref(createJobRequestSchema) } },
     },
     responses: {
-      201: counted(jsonAnswer('The job was opened; the secret is in credentials.jobSecret, once.', ref('CreatedJob'))),
+      201: counted(
+        jsonAnswer('The job was opened; the secret is in credentials.jobSecret, once.', ref(createdJobSchema)),
+      ),
       200: counted(
-        jsonAnswer('An idempotent replay (same key, same body): the reduced job, no secret.', ref('JobReplayEnvelope')),
+        jsonAnswer(
+          'An idempotent replay (same key, same body): the reduced job, no secret.',
+          ref(jobReplayEnvelopeSchema),
+        ),
       ),
       400: counted(
         refusal(
@@ -58,7 +64,13 @@ export const createJob = defineRoute({
     });
     const headers = rate.headers();
     if (!result.ok) return errorResponse(result.error, headers);
-    if (result.value.kind === 'replayed') return json(200, { job: result.value.job }, headers);
-    return json(201, { job: result.value.job, credentials: { jobSecret: result.value.jobSecret } }, headers);
+    if (result.value.kind === 'replayed')
+      return answer(jobReplayEnvelopeSchema, 200, { job: result.value.job }, headers);
+    return answer(
+      createdJobSchema,
+      201,
+      { job: result.value.job, credentials: { jobSecret: result.value.jobSecret } },
+      headers,
+    );
   },
 });

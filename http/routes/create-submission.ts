@@ -1,4 +1,4 @@
-import { type Config, coreError } from '../../core/index.ts';
+import { type Config, coreError, submissionEnvelopeSchema } from '../../core/index.ts';
 import { clientAddress } from '../client-address.ts';
 import { withJob } from '../job-auth.ts';
 import { ref } from '../openapi/components.ts';
@@ -15,7 +15,7 @@ import { counted, jsonAnswer, rateLimited, refusal, unexpected } from '../openap
 import { rateLimitListener } from '../rate-limit-headers.ts';
 import { readUpload } from '../read-body.ts';
 import { defineRoute } from '../route.ts';
-import { errorResponse, json } from '../respond.ts';
+import { answer, errorResponse } from '../respond.ts';
 
 export const createSubmission = defineRoute({
   method: 'POST',
@@ -30,7 +30,7 @@ export const createSubmission = defineRoute({
       // Present only when the upload reached the rate limits (not for a stored outcome or earlier refusals).
       const headers = rate.headers();
       if (!result.ok) return errorResponse(result.error, headers);
-      return json(result.value.status, { submission: result.value.submission }, headers);
+      return answer(submissionEnvelopeSchema, result.value.status, { submission: result.value.submission }, headers);
     }),
 });
 
@@ -67,13 +67,13 @@ function describeUpload(config: Config): Operation {
       200: counted(
         jsonAnswer(
           'Ready: validation.valid is true; geometry, files, approval and price are filled; warnings list what the engine changed.',
-          ref('SubmissionEnvelope'),
+          ref(submissionEnvelopeSchema),
         ),
       ),
       422: counted(
         jsonAnswer(
           'Failed validation (not the error envelope): status failed_validation, errors non-empty, each with an agent_instruction to follow. Counts as one submission. Do not resend the same image.',
-          ref('SubmissionEnvelope'),
+          ref(submissionEnvelopeSchema),
         ),
       ),
       400: refusal(

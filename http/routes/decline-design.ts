@@ -1,4 +1,4 @@
-import { parseSubmissionNo } from '../../core/index.ts';
+import { parseSubmissionNo, declinedSchema } from '../../core/index.ts';
 import { isFormPost } from '../handoff.ts';
 import { mediaType, readJsonText } from '../read-body.ts';
 import { ref } from '../openapi/components.ts';
@@ -7,7 +7,7 @@ import { formRedirect, jsonAnswer, refusal, unexpected } from '../openapi/respon
 import { approvalPath } from '../../web/paths.ts';
 import { seeOther } from '../../web/html.ts';
 import { defineRoute } from '../route.ts';
-import { errorResponse, json } from '../respond.ts';
+import { answer, errorResponse } from '../respond.ts';
 
 /** `POST /handoff/{token}/decline`: the approval page's decline button; the token is enough. */
 export const declineDesign = defineRoute({
@@ -37,7 +37,7 @@ export const declineDesign = defineRoute({
       },
     },
     responses: {
-      200: jsonAnswer('Declined (also when repeated).', ref('Declined')),
+      200: jsonAnswer('Declined (also when repeated).', ref(declinedSchema)),
       303: formRedirect('A form post: back to the approval page.'),
       400: refusal(400, ['INVALID_REQUEST'], 'submissionNo is given but is not an integer from 1 to 9999.'),
       404: refusal(404, ['NOT_FOUND'], 'Unknown token, or nothing to decline.'),
@@ -55,7 +55,7 @@ export const declineDesign = defineRoute({
     const shown = form ? await formShownNo(c.req.raw) : await jsonShownNo(c.req.raw);
     const result = await core.decline(token, undefined, shown);
     if (form) return seeOther(approvalPath(token, result.ok ? undefined : result.error.code));
-    return result.ok ? json(200, { ok: true, status: 'declined' }) : errorResponse(result.error);
+    return result.ok ? answer(declinedSchema, 200, { ok: true, status: 'declined' }) : errorResponse(result.error);
   },
 });
 

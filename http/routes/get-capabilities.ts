@@ -1,4 +1,5 @@
 import type { Core } from '../../core/index.ts';
+import { capabilitiesSchema } from '../openapi/capabilities-schema.ts';
 import { ref } from '../openapi/components.ts';
 import { open } from '../openapi/operation.ts';
 import { jsonAnswer, unexpected } from '../openapi/responses.ts';
@@ -21,7 +22,7 @@ export const getCapabilities = defineRoute({
     description:
       'Products with length and width ranges and prices, the size forms, the image rules, the limits and the error catalogue, read at call time from the same configuration the validator enforces. Fetch once per session. No authentication, no rate limit. While the API is switched off this path answers the site 404 page (text/html).',
     security: open,
-    responses: { 200: jsonAnswer('The capabilities.', ref('Capabilities')), 500: unexpected() },
+    responses: { 200: jsonAnswer('The capabilities.', ref(capabilitiesSchema)), 500: unexpected() },
   }),
   handle: (c, { core }) => {
     let text = serialised.get(core);

@@ -1,9 +1,10 @@
+import { submissionEnvelopeSchema } from '../../core/index.ts';
 import { ref } from '../openapi/components.ts';
 import { noSuchJob, submissionPath, withSecret } from '../openapi/operation.ts';
 import { jsonAnswer, unexpected } from '../openapi/responses.ts';
 import { withJob } from '../job-auth.ts';
 import { defineRoute } from '../route.ts';
-import { errorResponse, json } from '../respond.ts';
+import { answer, errorResponse } from '../respond.ts';
 
 export const getSubmission = defineRoute({
   method: 'GET',
@@ -17,7 +18,7 @@ export const getSubmission = defineRoute({
     security: withSecret,
     parameters: submissionPath,
     responses: {
-      200: jsonAnswer('The submission.', ref('SubmissionEnvelope')),
+      200: jsonAnswer('The submission.', ref(submissionEnvelopeSchema)),
       404: noSuchJob('; unknown number: "No such submission."'),
       500: unexpected(),
     },
@@ -25,6 +26,8 @@ export const getSubmission = defineRoute({
   handle: (c, env) =>
     withJob(c, env, async (job) => {
       const result = await env.core.readSubmission(job, c.req.param('no') ?? '');
-      return result.ok ? json(200, { submission: result.value }) : errorResponse(result.error);
+      return result.ok
+        ? answer(submissionEnvelopeSchema, 200, { submission: result.value })
+        : errorResponse(result.error);
     }),
 });
