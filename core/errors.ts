@@ -298,12 +298,7 @@ export const invalidRequest = (message: Text): CoreError => coreError('INVALID_R
 
 /** An error's message and instruction in a surface's own terms (the MCP tools'; REST's are `message` and `agent_instruction`). */
 export function wordsIn(error: CoreError, terms: AgentTerms): { message: string; agent_instruction?: string } {
-  if (!error.words)
-    return {
-      message: error.message,
-      ...(error.agent_instruction ? { agent_instruction: error.agent_instruction } : {}),
-    };
-  const { message, agent_instruction } = error.words;
+  const { message, agent_instruction } = error.words ?? error;
   return {
     message: say(message, terms),
     ...(agent_instruction ? { agent_instruction: say(agent_instruction, terms) } : {}),

@@ -16,6 +16,7 @@ import type { NarrowChord } from '../final-check/widths.ts';
 import { fillDeadEnds } from '../final-check/dead-ends.ts';
 import { surveyAir, underFloor } from '../measure/openings.ts';
 import type { StripRaster } from '../raster/raster.ts';
+import { cellGrid, type Box } from '../vector/cell-grid.ts';
 import { MAX_LOCATIONS } from '../findings/locate.ts';
 import { traceCuts, type FaithfulPlace } from './trace.ts';
 
@@ -161,24 +162,15 @@ const problemCount = (p: FinalProblems): number =>
  * places are bucketed by millimetre: a lace refused at hundreds of places has thousands of chords.
  */
 function placeIndex(places: readonly Location[]): (c: NarrowChord) => boolean {
-  const cells = new Map<number, Location[]>();
-  const key = (cx: number, cy: number) => cy * 1_000_003 + cx;
-  for (const at of places) {
-    const reach = at.r + REPAIR_REACH_MM;
-    for (let cy = Math.floor(at.y - reach); cy <= Math.floor(at.y + reach); cy++) {
-      for (let cx = Math.floor(at.x - reach); cx <= Math.floor(at.x + reach); cx++) {
-        const bucket = cells.get(key(cx, cy));
-        if (bucket) bucket.push(at);
-        else cells.set(key(cx, cy), [at]);
-      }
-    }
-  }
+  const grid = cellGrid(places, (at) => around(at.x, at.y, at.r + REPAIR_REACH_MM), 1);
   return (c) => {
     const middle = { x: (c.vx + c.qx) / 2 / UNITS_PER_MM, y: (c.vy + c.qy) / 2 / UNITS_PER_MM, r: 0 };
-    const bucket = cells.get(key(Math.floor(middle.x), Math.floor(middle.y))) ?? [];
-    return bucket.some((at) => placesMeet(middle, at, REPAIR_REACH_MM));
+    return grid.some(around(middle.x, middle.y, 0), (at) => placesMeet(middle, at, REPAIR_REACH_MM));
   };
 }
+
+/** The box `reach` round a point. */
+const around = (x: number, y: number, reach: number): Box => [x - reach, y - reach, x + reach, y + reach];
 
 /** Whether `after` breaks something more than a millimetre from everything `before` broke. */
 function newProblems(before: FinalProblems, after: FinalProblems): boolean {
@@ -186,36 +178,13 @@ function newProblems(before: FinalProblems, after: FinalProblems): boolean {
     ...[...p.thinMetal, ...p.narrowOpenings].map((c) => [(c.vx + c.qx) / 2, (c.vy + c.qy) / 2] as const),
     ...[...p.islands, ...p.detached, ...p.notSimple].map((q) => [q.x, q.y] as const),
   ];
-  const near = nearPlaces(places(before), UNITS_PER_MM);
-  return places(after).some(([x, y]) => !near(x, y)) || after.pieces > before.pieces;
-}
-
-/**
- * Whether a point lies within `reach` of any of the places. The places are bucketed in cells as
- * wide as the reach, so only the nine cells round a point are searched: a lace refused at hundreds
- * of places has tens of thousands of narrow chords before and after a widening, and comparing every
- * pair took 27 s on one such design.
- */
-function nearPlaces(places: readonly (readonly [number, number])[], reach: number): (x: number, y: number) => boolean {
-  const cells = new Map<number, (readonly [number, number])[]>();
-  const key = (cx: number, cy: number) => cy * 1_000_003 + cx;
-  for (const at of places) {
-    const k = key(Math.floor(at[0] / reach), Math.floor(at[1] / reach));
-    const bucket = cells.get(k);
-    if (bucket) bucket.push(at);
-    else cells.set(k, [at]);
-  }
-  return (x, y) => {
-    const cx = Math.floor(x / reach);
-    const cy = Math.floor(y / reach);
-    for (let dy = -1; dy <= 1; dy++) {
-      for (let dx = -1; dx <= 1; dx++) {
-        const bucket = cells.get(key(cx + dx, cy + dy));
-        if (bucket?.some(([ox, oy]) => Math.hypot(x - ox, y - oy) <= reach)) return true;
-      }
-    }
-    return false;
-  };
+  // Compared pair by pair, a lace refused at hundreds of places (18,288 places before a widening,
+  // 80,238 after) took 27 s: the places before are bucketed by millimetre instead.
+  const mm = UNITS_PER_MM;
+  const grid = cellGrid(places(before), ([x, y]) => around(x, y, mm), mm);
+  const near = ([x, y]: readonly [number, number]) =>
+    grid.some(around(x, y, 0), ([ox, oy]) => Math.hypot(x - ox, y - oy) <= mm);
+  return places(after).some((p) => !near(p)) || after.pieces > before.pieces;
 }
 
 /**

@@ -5,6 +5,7 @@ import { invertInto } from '../raster/morphology.ts';
 import { potracePaths, type PotracePath } from '../potrace/paths.ts';
 import type { StripRaster } from '../raster/raster.ts';
 import { clipRingToRect, ringArea, ringInsideRect } from '../vector/ring-geometry.ts';
+import { cellGrid, type CellGrid } from '../vector/cell-grid.ts';
 
 interface TraceOptions {
   /** Largest distance in millimetres between a traced curve and its polyline (default 0.02). */
@@ -98,42 +99,25 @@ export function traceCuts(raster: StripRaster, options: TraceOptions = {}): CutP
 }
 
 /** Places bucketed by millimetre cell, for `passesThrough`. */
-type PlaceGrid = Map<number, FaithfulPlace[]>;
+type PlaceGrid = CellGrid<FaithfulPlace>;
 
-const CELL_MM = 1;
-const cellKey = (cx: number, cy: number): number => cy * 1_000_003 + cx;
-
-function placeGrid(places: readonly FaithfulPlace[]): PlaceGrid {
-  const grid: PlaceGrid = new Map();
-  for (const place of places) {
-    for (let cy = Math.floor((place.y - place.r) / CELL_MM); cy <= Math.floor((place.y + place.r) / CELL_MM); cy++) {
-      for (let cx = Math.floor((place.x - place.r) / CELL_MM); cx <= Math.floor((place.x + place.r) / CELL_MM); cx++) {
-        const key = cellKey(cx, cy);
-        const bucket = grid.get(key);
-        if (bucket) bucket.push(place);
-        else grid.set(key, [place]);
-      }
-    }
-  }
-  return grid;
-}
+const placeGrid = (places: readonly FaithfulPlace[]): PlaceGrid =>
+  cellGrid(places, (p) => [p.x - p.r, p.y - p.r, p.x + p.r, p.y + p.r], 1);
 
 /** Whether a ring comes within any place's radius: some segment of it does. */
 function passesThrough(ring: readonly Point[], grid: PlaceGrid): boolean {
   for (let i = 0; i < ring.length; i++) {
     const [ax, ay] = ring[i]!;
     const [bx, by] = ring[(i + 1) % ring.length]!;
-    for (let cy = Math.floor(Math.min(ay, by) / CELL_MM); cy <= Math.floor(Math.max(ay, by) / CELL_MM); cy++) {
-      for (let cx = Math.floor(Math.min(ax, bx) / CELL_MM); cx <= Math.floor(Math.max(ax, bx) / CELL_MM); cx++) {
-        for (const place of grid.get(cellKey(cx, cy)) ?? []) {
-          const dx = bx - ax;
-          const dy = by - ay;
-          const len2 = dx * dx + dy * dy;
-          const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((place.x - ax) * dx + (place.y - ay) * dy) / len2));
-          if (Math.hypot(place.x - ax - t * dx, place.y - ay - t * dy) <= place.r) return true;
-        }
-      }
-    }
+    const box = [Math.min(ax, bx), Math.min(ay, by), Math.max(ax, bx), Math.max(ay, by)] as const;
+    const meets = grid.some(box, (place) => {
+      const dx = bx - ax;
+      const dy = by - ay;
+      const len2 = dx * dx + dy * dy;
+      const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((place.x - ax) * dx + (place.y - ay) * dy) / len2));
+      return Math.hypot(place.x - ax - t * dx, place.y - ay - t * dy) <= place.r;
+    });
+    if (meets) return true;
   }
   return false;
 }
